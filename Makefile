@@ -1,0 +1,54 @@
+# Parça Bul. `make run` serves the whole product on the embedded default; `make test` runs the test suite.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+HTMX := app/static/vendor/htmx.min.js
+CATALOGS := $(wildcard translations/*/LC_MESSAGES/messages.po)
+COMPILED := $(CATALOGS:.po=.mo)
+
+.PHONY: run test lint format translations assets worker scheduler bench clean
+
+run: $(VENV)/.runtime $(HTMX) $(COMPILED)
+	$(BIN)/python -m app.core.launcher
+
+test: $(VENV)/.dev $(HTMX) $(COMPILED)
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lint: $(VENV)/.dev
+	$(BIN)/ruff check . && $(BIN)/ruff format --check .
+
+format: $(VENV)/.dev
+	$(BIN)/ruff format . && $(BIN)/ruff check --fix .
+
+worker: $(VENV)/.runtime $(COMPILED)
+	$(BIN)/python worker.py
+
+scheduler: $(VENV)/.runtime
+	$(BIN)/python worker.py scheduler
+
+translations: $(COMPILED)
+
+assets: $(HTMX)
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+
+$(VENV)/.runtime: requirements.txt | $(BIN)/python
+	$(BIN)/pip install -q -r requirements.txt
+	touch $@
+
+$(VENV)/.dev: requirements.txt requirements-dev.txt | $(BIN)/python
+	$(BIN)/pip install -q -r requirements-dev.txt
+	touch $(VENV)/.runtime $@
+
+$(HTMX): package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	mkdir -p $(dir $@)
+	cp node_modules/htmx.org/dist/htmx.min.js $@
+
+translations/%/LC_MESSAGES/messages.mo: translations/%/LC_MESSAGES/messages.po | $(VENV)/.runtime
+	$(BIN)/pybabel compile -q -d translations -l $*
+
+clean:
+	rm -rf $(VENV) node_modules app/static/vendor $(COMPILED) .pytest_cache

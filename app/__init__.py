@@ -1,0 +1,71 @@
+"""Application factory: wires extensions and registers blueprints, nothing else."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+from app import config as settings
+from app.config import INSTANCE_DIR, PROJECT_ROOT
+from app.core.db import tune_sqlite
+from app.core.errors import register_error_handlers
+from app.core.i18n import init_i18n
+from app.core.security import init_security_headers
+from app.core.seed import register_seed_command
+from app.core.translate_cli import register_translate_commands
+from app.extensions import csrf, db, limiter, migrate, redis_store
+
+# Each domain's blueprints, in registration order.
+BLUEPRINTS = [
+    "app.site.views:bp",
+    "app.site.api:bp",
+]
+
+# Each domain's seed step ("module.function"), in the order `flask seed` runs them.
+SEED_STEPS: list[str] = []
+
+
+def create_app(overrides: dict[str, Any] | None = None) -> Flask:
+    app = Flask(
+        __name__,
+        template_folder=str(PROJECT_ROOT / "templates"),
+        instance_path=str(INSTANCE_DIR),
+    )
+    app.config.update(settings.from_env())
+    app.config.update(overrides or {})
+    logging.basicConfig(level=app.config["LOG_LEVEL"], format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if app.config["PROXY_COUNT"]:
+        # Trust X-Forwarded-* only from the proxies we run, so rate limits key on the real client address.
+        count = app.config["PROXY_COUNT"]
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=count, x_proto=count, x_host=count)
+
+    _init_extensions(app)
+    _register_blueprints(app)
+    register_error_handlers(app)
+    register_seed_command(app, SEED_STEPS)
+    register_translate_commands(app)
+    return app
+
+
+def _init_extensions(app: Flask) -> None:
+    db.init_app(app)
+    with app.app_context():
+        tune_sqlite(db.engine)
+    migrate.init_app(app, db, directory=str(PROJECT_ROOT / "migrations"), render_as_batch=True)
+    csrf.init_app(app)
+    init_i18n(app)
+    redis_store.init_app(app)
+    app.config.setdefault("RATELIMIT_STORAGE_URI", app.config["REDIS_URL"])
+    limiter.init_app(app)
+    init_security_headers(app)
+
+
+def _register_blueprints(app: Flask) -> None:
+    from importlib import import_module
+
+    for target in BLUEPRINTS:
+        module_name, _, attribute = target.partition(":")
+        app.register_blueprint(getattr(import_module(module_name), attribute))

@@ -1,0 +1,76 @@
+"""Settings read from the environment. `.env.example` lists every one with its default."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+INSTANCE_DIR = PROJECT_ROOT / "instance"
+
+
+def _flag(value: str | None, default: bool = False) -> bool:
+    if value is None or value.strip() == "":
+        return default
+    return value.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def _csv(value: str | None) -> list[str]:
+    return [item.strip() for item in (value or "").split(",") if item.strip()]
+
+
+def _instance_secret(name: str) -> str:
+    """Return a random secret kept under instance/, so `make run` survives restarts without configuration."""
+    INSTANCE_DIR.mkdir(exist_ok=True)
+    path = INSTANCE_DIR / name
+    if not path.exists():
+        path.write_text(secrets.token_urlsafe(48))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+def normalize_database_url(url: str) -> str:
+    """Pin PostgreSQL URLs to psycopg2, the stack's driver (SQLAlchemy 2.1 would pick psycopg 3 for plain URLs)."""
+    for scheme in ("postgres://", "postgresql://"):
+        if url.startswith(scheme):
+            return "postgresql+psycopg2://" + url[len(scheme) :]
+    return url
+
+
+def _database_url(value: str | None) -> str:
+    if value:
+        return normalize_database_url(value)
+    INSTANCE_DIR.mkdir(exist_ok=True)
+    return f"sqlite:///{INSTANCE_DIR / 'parcabul.sqlite3'}"
+
+
+def from_env(environ: os._Environ[str] | dict[str, str] | None = None) -> dict:
+    """Build the Flask config mapping from environment variables."""
+    env = os.environ if environ is None else environ
+    https = _flag(env.get("FORCE_HTTPS"))
+    return {
+        "SECRET_KEY": env.get("SECRET_KEY") or _instance_secret("secret_key"),
+        "SQLALCHEMY_DATABASE_URI": _database_url(env.get("DATABASE_URL")),
+        "REDIS_URL": env.get("REDIS_URL", ""),
+        "BABEL_DEFAULT_LOCALE": "tr",
+        "BABEL_DEFAULT_TIMEZONE": "Europe/Istanbul",
+        "LANGUAGES": ["tr", "en"],
+        "FORCE_HTTPS": https,
+        "SESSION_COOKIE_SECURE": https,
+        "SESSION_COOKIE_SAMESITE": "Lax",
+        "PREFERRED_URL_SCHEME": "https" if https else "http",
+        "STORAGE_URL": env.get("STORAGE_URL", "").rstrip("/"),
+        "ANALYTICS_HOST": env.get("ANALYTICS_HOST", ""),
+        "LIVECHAT_HOST": env.get("LIVECHAT_HOST", ""),
+        "LIVECHAT_WS_HOST": env.get("LIVECHAT_WS_HOST", ""),
+        "CAPTCHA_HOST": env.get("CAPTCHA_HOST", ""),
+        "ERROR_TRACKING_HOST": env.get("ERROR_TRACKING_HOST", ""),
+        "EXTRA_CONNECT_HOSTS": _csv(env.get("EXTRA_CONNECT_HOSTS")),
+        "RATELIMIT_DEFAULT": env.get("RATELIMIT_DEFAULT", "300 per minute"),
+        "RATELIMIT_HEADERS_ENABLED": True,
+        "RATELIMIT_ENABLED": _flag(env.get("RATELIMIT_ENABLED"), default=True),
+        "LOG_LEVEL": env.get("LOG_LEVEL", "INFO").upper(),
+        "PROXY_COUNT": int(env.get("PROXY_COUNT", "0") or 0),
+        "WTF_CSRF_TIME_LIMIT": None,
+    }

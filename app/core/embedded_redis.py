@@ -1,0 +1,78 @@
+"""The embedded Redis-compatible store used when REDIS_URL is not set.
+
+fakeredis's TCP server speaks the Redis protocol, so the web process, the RQ worker and the scheduler share one
+store exactly as they would share a real Redis. Two faults of its request handler are corrected here:
+- CLIENT INFO reports addresses as Python tuples ("addr=('127.0.0.1', 5000)"), which redis-py cannot parse and on
+  which the RQ worker stops at start-up; Redis reports "host:port".
+- A command answered with an error (RQ asks for INFO, which fakeredis lacks) closes the connection instead of
+  returning the error, so the client's next command fails.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+import redis
+from fakeredis import TcpFakeServer
+from fakeredis._clients._tcp_server import TCPFakeRequestHandler
+
+log = logging.getLogger(__name__)
+
+
+class _RequestHandler(TCPFakeRequestHandler):
+    def setup(self) -> None:
+        super().setup()
+        info = self.current_client.get_socket()._client_info
+        for key in ("addr", "laddr"):
+            if isinstance(info.get(key), tuple):
+                host, port = info[key][:2]
+                info[key] = f"{host}:{port}"
+        self.current_client.read_response = _errors_as_replies(self.current_client.read_response)
+
+
+def _errors_as_replies(read_response):  # noqa: ANN001, ANN202
+    def read(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        try:
+            return read_response(*args, **kwargs)
+        except redis.ResponseError as exc:
+            return exc
+
+    return read
+
+
+class EmbeddedRedis:
+    """A Redis-compatible server on loopback, served from a daemon thread of this process."""
+
+    def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
+        self._server = TcpFakeServer((host, port), server_type="redis")
+        self._server.RequestHandlerClass = _RequestHandler
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, name="embedded-redis", daemon=True)
+
+    @property
+    def url(self) -> str:
+        host, port = self._server.server_address[:2]
+        return f"redis://{host}:{port}/0"
+
+    def start(self) -> EmbeddedRedis:
+        self._thread.start()
+        log.info("embedded Redis-compatible store listening on %s", self.url)
+        return self
+
+    def stop(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+
+_shared: EmbeddedRedis | None = None
+_shared_lock = threading.Lock()
+
+
+def shared_url() -> str:
+    """Start (once per process) the embedded store and return its URL."""
+    global _shared
+    with _shared_lock:
+        if _shared is None:
+            _shared = EmbeddedRedis().start()
+        return _shared.url

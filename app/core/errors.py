@@ -1,0 +1,82 @@
+"""Error responses: JSON `{"error": {"code", "message"}}` under /api, HTML pages elsewhere."""
+
+from __future__ import annotations
+
+import logging
+
+from flask import Flask, Response, jsonify, render_template, request
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException
+
+log = logging.getLogger(__name__)
+
+API_PREFIX = "/api"
+
+# status -> (error code, message); messages are translated when the response is built.
+HTTP_ERRORS = {
+    400: ("bad_request", _l("The request is invalid.")),
+    401: ("unauthorized", _l("You need to sign in for this.")),
+    403: ("forbidden", _l("You are not allowed to do this.")),
+    404: ("not_found", _l("The page or record you asked for was not found.")),
+    405: ("method_not_allowed", _l("This method is not allowed here.")),
+    413: ("payload_too_large", _l("The request is too large.")),
+    415: ("unsupported_media_type", _l("This content type is not supported.")),
+    429: ("rate_limited", _l("Too many requests. Please wait a moment and try again.")),
+    500: ("internal_error", _l("Something went wrong on our side. Please try again.")),
+    503: ("unavailable", _l("The service is temporarily unavailable. Please try again shortly.")),
+}
+
+
+class ApiError(Exception):
+    """A refusal the client should read: a stable code, a translated message and an HTTP status."""
+
+    def __init__(self, code: str, message: str, status: int = 400) -> None:
+        super().__init__(code)
+        self.code = code
+        self.message = message
+        self.status = status
+
+
+def is_api_request() -> bool:
+    return request.path == API_PREFIX or request.path.startswith(API_PREFIX + "/")
+
+
+def error_response(code: str, message: str, status: int) -> Response:
+    """Answer in the shape the caller reads: JSON under /api, the error page elsewhere."""
+    if is_api_request():
+        response = jsonify(error={"code": code, "message": str(message)})
+    else:
+        response = Response(render_template("errors/error.html", status=status, message=message))
+    response.status_code = status
+    return response
+
+
+def _http_error(exc: HTTPException) -> Response:
+    status = exc.code or 500
+    code, message = HTTP_ERRORS.get(status, ("http_error", exc.description or ""))
+    response = error_response(code, message, status)
+    for name, value in exc.get_headers():
+        if name.lower() not in {"content-type", "content-length"}:
+            response.headers[name] = value
+    return response
+
+
+def _csrf_error(_exc: CSRFError) -> Response:
+    return error_response(
+        "csrf_failed", _("Your form has expired or did not come from this site. Please reload the page."), 403
+    )
+
+
+def _unexpected(exc: Exception) -> Response:
+    log.exception("unhandled error on %s %s", request.method, request.path)
+    code, message = HTTP_ERRORS[500]
+    return error_response(code, message, 500)
+
+
+def register_error_handlers(app: Flask) -> None:
+    app.register_error_handler(ApiError, lambda exc: error_response(exc.code, exc.message, exc.status))
+    app.register_error_handler(CSRFError, _csrf_error)
+    app.register_error_handler(HTTPException, _http_error)
+    app.register_error_handler(Exception, _unexpected)

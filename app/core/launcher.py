@@ -1,0 +1,85 @@
+"""`make run`: the whole product in one command on the embedded default.
+
+Starts the embedded Redis-compatible store when REDIS_URL is unset, migrates, seeds, then runs the web server,
+the RQ worker and the scheduler as child processes sharing that store, and stops them all together.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from dotenv import load_dotenv
+
+from app.config import PROJECT_ROOT
+from app.core import embedded_redis
+
+
+def prepare_database() -> None:
+    from flask_migrate import upgrade
+
+    from app import create_app
+    from app.core.seed import run_seed
+
+    app = create_app()
+    with app.app_context():
+        upgrade()
+        for dotted, summary in run_seed(app.config["SEED_STEPS"]):
+            print(f"seed {dotted}: {summary}", flush=True)
+
+
+def child_commands(host: str, port: str) -> dict[str, list[str]]:
+    python = sys.executable
+    return {
+        "web": [python, "-m", "gunicorn", "wsgi:app", "--bind", f"{host}:{port}", "--workers", "2", "--threads", "4"],
+        "worker": [python, "worker.py"],
+        "scheduler": [python, "worker.py", "scheduler"],
+    }
+
+
+def supervise(children: dict[str, subprocess.Popen]) -> int:
+    """Wait until a signal arrives or a child dies, then stop the rest."""
+    stopping = False
+
+    def request_stop(_signum, _frame):  # noqa: ANN001, ANN202
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGINT, request_stop)
+    signal.signal(signal.SIGTERM, request_stop)
+    exit_code = 0
+    while not stopping:
+        for name, child in children.items():
+            if child.poll() is not None:
+                print(f"{name} exited with {child.returncode}; stopping the others", file=sys.stderr, flush=True)
+                exit_code, stopping = child.returncode or 1, True
+        time.sleep(0.5)
+    for child in children.values():
+        if child.poll() is None:
+            child.terminate()
+    for child in children.values():
+        try:
+            child.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            child.kill()
+    return exit_code
+
+
+def main() -> int:
+    load_dotenv()
+    if not os.environ.get("REDIS_URL"):
+        os.environ["REDIS_URL"] = embedded_redis.shared_url()
+    prepare_database()
+    host, port = os.environ.get("HOST", "127.0.0.1"), os.environ.get("PORT", "5000")
+    children = {}
+    for name, command in child_commands(host, port).items():
+        children[name] = subprocess.Popen(command, cwd=PROJECT_ROOT)  # noqa: S603 - argv built here, no input
+    print(f"Parça Bul is running on http://{host}:{port} (Ctrl-C stops it)", flush=True)
+    return supervise(children)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

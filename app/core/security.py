@@ -1,0 +1,83 @@
+"""Response security policy (CSP and headers) and the marker for routes open without a session."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
+
+from flask import Flask
+from flask_talisman import Talisman
+from markupsafe import Markup
+
+# Runs before first paint so a dark-theme user never sees a light flash; allowed by hash, not 'unsafe-inline'.
+THEME_SCRIPT = (
+    "(function(){try{var t=localStorage.getItem('theme');"
+    "if(t==='dark'||t==='light'){document.documentElement.setAttribute('data-theme',t);}}catch(e){}})();"
+)
+
+
+def script_hash(source: str) -> str:
+    digest = hashlib.sha256(source.encode()).digest()
+    return f"'sha256-{base64.b64encode(digest).decode()}'"
+
+
+def _sources(*values: str) -> list[str]:
+    """Keep configured hosts only, in order, without repeats."""
+    seen: list[str] = []
+    for value in values:
+        if value and value not in seen:
+            seen.append(value)
+    return seen
+
+
+def content_security_policy(config: Mapping[str, Any]) -> dict[str, list[str]]:
+    """The CSP of Authentication rule 11, built from the configured hosts."""
+    storage = config.get("STORAGE_URL", "")
+    third_party = _sources(
+        config.get("ANALYTICS_HOST", ""),
+        config.get("LIVECHAT_HOST", ""),
+        config.get("CAPTCHA_HOST", ""),
+        config.get("ERROR_TRACKING_HOST", ""),
+    )
+    return {
+        "default-src": ["'self'"],
+        "base-uri": ["'self'"],
+        "object-src": ["'none'"],
+        "frame-ancestors": ["'none'"],
+        "form-action": ["'self'"],
+        "img-src": _sources("'self'", "data:", storage),
+        "media-src": ["'self'", "data:"],
+        "style-src": ["'self'"],
+        "font-src": ["'self'"],
+        "script-src": _sources("'self'", script_hash(THEME_SCRIPT), *third_party),
+        "connect-src": _sources(
+            "'self'", storage, *third_party, config.get("LIVECHAT_WS_HOST", ""), *config.get("EXTRA_CONNECT_HOSTS", [])
+        ),
+        "frame-src": third_party or ["'none'"],
+    }
+
+
+def init_security_headers(app: Flask) -> None:
+    # One Talisman per app: it keeps its options on the instance, so a shared one would give every app the last CSP.
+    https = app.config["FORCE_HTTPS"]
+    app.extensions["talisman"] = Talisman(
+        app,
+        force_https=https,
+        strict_transport_security=https,
+        session_cookie_secure=app.config["SESSION_COOKIE_SECURE"],
+        content_security_policy=content_security_policy(app.config),
+        frame_options="DENY",
+        referrer_policy="strict-origin-when-cross-origin",
+    )
+    app.jinja_env.globals["theme_script"] = Markup(THEME_SCRIPT)  # noqa: S704 - a constant of ours, no input
+
+
+View = TypeVar("View", bound=Callable[..., Any])
+
+
+def public(view: View) -> View:
+    """Mark a view as reachable without a session; every unmarked view requires one."""
+    view.is_public = True  # type: ignore[attr-defined]
+    return view

@@ -1,0 +1,20 @@
+"""Extensions created unbound; `create_app` binds them."""
+
+from flask_babel import Babel
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
+from flask_migrate import Migrate
+from flask_sqlalchemy import SQLAlchemy
+from flask_wtf.csrf import CSRFProtect
+
+from app.core.db import Base
+from app.core.jobs import JobQueues
+from app.core.redis_store import RedisStore
+
+db = SQLAlchemy(model_class=Base)
+migrate = Migrate()
+csrf = CSRFProtect()
+babel = Babel()
+redis_store = RedisStore()
+queues = JobQueues(redis_store)
+limiter = Limiter(key_func=get_remote_address)

@@ -1,0 +1,32 @@
+"""Public pages: the landing page and the language switch."""
+
+from flask import Blueprint, current_app, redirect, render_template, request
+
+from app.core.i18n import LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE, safe_next_path
+from app.core.security import public
+
+bp = Blueprint("site", __name__)
+
+
+@bp.get("/")
+@public
+def landing():
+    return render_template("site/landing.html")
+
+
+@bp.post("/language")
+@public
+def set_language():
+    """Remember the visitor's language choice and return to the page they were on."""
+    response = redirect(safe_next_path(request.form.get("next")), code=303)
+    choice = request.form.get("lang", "")
+    if choice in current_app.config["LANGUAGES"]:
+        response.set_cookie(
+            LOCALE_COOKIE,
+            choice,
+            max_age=LOCALE_COOKIE_MAX_AGE,
+            samesite="Lax",
+            secure=current_app.config["SESSION_COOKIE_SECURE"],
+            httponly=True,
+        )
+    return response

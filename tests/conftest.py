@@ -1,0 +1,151 @@
+"""Shared fixtures.
+
+The suite runs on the embedded default (SQLite file + embedded Redis-compatible store) unless TEST_DATABASE_URL and
+TEST_REDIS_URL name a PostgreSQL database and a Redis server; then the same tests run there.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+import re
+import socket
+
+import pytest
+from flask.testing import FlaskClient
+from flask_migrate import downgrade, upgrade
+from sqlalchemy.orm import Session
+
+from app import create_app
+from app.config import normalize_database_url
+from app.extensions import db, redis_store
+
+
+def test_config(tmp_dir) -> dict:  # noqa: ANN001
+    return {
+        "TESTING": True,
+        "SECRET_KEY": "test-secret-key",
+        "SQLALCHEMY_DATABASE_URI": normalize_database_url(
+            os.environ.get("TEST_DATABASE_URL") or f"sqlite:///{tmp_dir / 'test.sqlite3'}"
+        ),
+        "REDIS_URL": os.environ.get("TEST_REDIS_URL", ""),
+        "LOG_LEVEL": "WARNING",
+    }
+
+
+test_config.__test__ = False  # a helper, not a test
+
+
+@pytest.fixture(scope="session")
+def base_config(tmp_path_factory) -> dict:  # noqa: ANN001
+    return test_config(tmp_path_factory.mktemp("db"))
+
+
+class RequestIsolatedClient(FlaskClient):
+    """Give every request a fresh app context (fresh `g`, own session), as in production.
+
+    Without this, a request made while the test holds an app context reuses it, and state cached on `g`
+    (the locale, the signed-in user) leaks from one request to the next.
+    """
+
+    def open(self, *args, **kwargs):  # noqa: ANN002, ANN003, ANN201
+        with self.application.app_context():
+            return super().open(*args, **kwargs)
+
+
+@pytest.fixture(scope="session")
+def app(base_config):  # noqa: ANN001, ANN201
+    application = create_app(base_config)
+    application.test_client_class = RequestIsolatedClient
+    with application.app_context():
+        upgrade()
+    yield application
+    with application.app_context():
+        db.session.remove()
+        downgrade(revision="base")
+        db.engine.dispose()
+
+
+@pytest.fixture(autouse=True)
+def _isolated(request, app):  # noqa: ANN001, ANN202
+    """Run each test inside one transaction that is rolled back, with an empty Redis database."""
+    if "no_isolation" in request.keywords:
+        yield
+        return
+    registry = db.session.registry
+    default_factory = registry.createfunc
+    with app.app_context():
+        connection = db.engine.connect()
+        transaction = connection.begin()
+        # Every session of the test, the test's own and each request's, joins this transaction through savepoints.
+        registry.createfunc = lambda: Session(bind=connection, join_transaction_mode="create_savepoint")
+        redis_store.client.flushdb()
+        try:
+            yield
+        finally:
+            db.session.remove()
+            registry.createfunc = default_factory
+            transaction.rollback()
+            connection.close()
+
+
+@pytest.fixture
+def client(app):  # noqa: ANN001, ANN201
+    return app.test_client()
+
+
+@pytest.fixture
+def runner(app):  # noqa: ANN001, ANN201
+    return app.test_cli_runner()
+
+
+@pytest.fixture
+def make_app(base_config):  # noqa: ANN001, ANN201
+    """Build another app on the test database and Redis with some settings changed."""
+
+    def build(**overrides):  # noqa: ANN003, ANN202
+        application = create_app({**base_config, **overrides})
+        application.test_client_class = RequestIsolatedClient
+        return application
+
+    return build
+
+
+CSRF_INPUT = re.compile(r'name="csrf_token" value="([^"]+)"')
+
+
+def csrf_token_from(html: str) -> str:
+    match = CSRF_INPUT.search(html)
+    assert match, "page has no CSRF token field"
+    return match.group(1)
+
+
+def _is_local(host: str) -> bool:
+    if host in {"localhost", ""}:
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+@pytest.fixture(autouse=True)
+def _no_network(monkeypatch):  # noqa: ANN001, ANN202
+    """Fail any test that tries to reach beyond this machine."""
+    real_connect = socket.socket.connect
+    real_getaddrinfo = socket.getaddrinfo
+
+    def guarded_connect(sock, address):  # noqa: ANN001, ANN202
+        if sock.family in (socket.AF_INET, socket.AF_INET6) and not _is_local(address[0]):
+            raise RuntimeError(f"test tried to reach the network: {address!r}")
+        return real_connect(sock, address)
+
+    def guarded_getaddrinfo(host, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+        if isinstance(host, bytes):
+            host = host.decode()
+        if host is not None and not _is_local(host):
+            raise RuntimeError(f"test tried to resolve a remote host: {host!r}")
+        return real_getaddrinfo(host, *args, **kwargs)
+
+    monkeypatch.setattr(socket.socket, "connect", guarded_connect)
+    monkeypatch.setattr(socket, "getaddrinfo", guarded_getaddrinfo)

@@ -1,0 +1,64 @@
+"""Queues, the job-id rule, the worker and the periodic schedule."""
+
+import pytest
+from rq_scheduler import Scheduler
+
+import worker
+from app.core.jobs import QUEUE_NAMES, InvalidJobIdError, Periodic
+from app.core.tasks import last_heartbeat
+from app.extensions import queues, redis_store
+
+
+def test_the_four_queues_exist():
+    assert set(QUEUE_NAMES) == {"prefetch", "translation", "email", "default"}
+    assert [queue.name for queue in queues.all()] == list(QUEUE_NAMES)
+
+
+@pytest.mark.parametrize("job_id", ["prefetch:vin:1", "tr:abc", ":", ""])
+def test_job_ids_with_a_colon_or_empty_are_refused(job_id):
+    with pytest.raises(InvalidJobIdError):
+        queues.enqueue("default", "app.core.tasks.heartbeat", job_id=job_id)
+
+    assert queues.get("default").count == 0
+
+
+def test_periodic_entries_obey_the_job_id_rule():
+    with pytest.raises(InvalidJobIdError):
+        Periodic(job_id="backfill:hourly", cron="0 * * * *", func="app.core.tasks.heartbeat")
+
+
+@pytest.mark.parametrize("job_id", ["prefetch-WVWZZZ1JZXW000001-12", "tr-cat-42", None])
+def test_valid_job_ids_are_enqueued(job_id):
+    job = queues.enqueue("prefetch", "app.core.tasks.heartbeat", job_id=job_id)
+
+    assert queues.get("prefetch").job_ids == [job.id]
+    if job_id:
+        assert job.id == job_id
+
+
+def test_unknown_queue_is_refused():
+    with pytest.raises(KeyError):
+        queues.enqueue("nightly", "app.core.tasks.heartbeat")
+
+
+def test_worker_runs_an_enqueued_job_in_a_forked_work_horse(app):
+    queues.enqueue("default", "app.core.tasks.heartbeat", job_id="heartbeat-test")
+    assert last_heartbeat() is None
+
+    worker.run_worker(app, burst=True)
+
+    assert last_heartbeat() is not None
+    assert queues.get("default").count == 0
+
+
+def test_schedule_registration_is_idempotent():
+    scheduler = Scheduler(queue=queues.get("default"), connection=redis_store.client)
+
+    worker.register_schedule(scheduler, worker.SCHEDULE)
+    worker.register_schedule(scheduler, worker.SCHEDULE)
+
+    jobs = list(scheduler.get_jobs())
+    assert sorted(job.id for job in jobs) == sorted(entry.job_id for entry in worker.SCHEDULE)
+    heartbeat = next(job for job in jobs if job.id == "heartbeat")
+    assert heartbeat.meta["cron_string"] == "* * * * *"
+    assert heartbeat.origin == "default"
