@@ -48,7 +48,7 @@ $(HTMX): package.json package-lock.json
 	cp node_modules/htmx.org/dist/htmx.min.js $@
 
 translations/%/LC_MESSAGES/messages.mo: translations/%/LC_MESSAGES/messages.po | $(VENV)/.runtime
-	$(BIN)/pybabel compile -q -d translations -l $*
+	$(BIN)/pybabel compile -d translations -l $* --statistics
 
 clean:
 	rm -rf $(VENV) node_modules app/static/vendor $(COMPILED) .pytest_cache
