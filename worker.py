@@ -40,6 +40,7 @@ def register_schedule(scheduler, schedule: list[Periodic]) -> None:  # noqa: ANN
             args=list(entry.args),
             id=entry.job_id,
             queue_name=entry.queue,
+            result_ttl=entry.result_ttl,
             meta={"periodic": True},
         )
 

@@ -36,6 +36,7 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     )
     app.config.update(settings.from_env())
     app.config.update(overrides or {})
+    app.json.ensure_ascii = False  # Turkish text reads as itself in JSON, not as \u escapes
     logging.basicConfig(level=app.config["LOG_LEVEL"], format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if app.config["PROXY_COUNT"]:
         # Trust X-Forwarded-* only from the proxies we run, so rate limits key on the real client address.

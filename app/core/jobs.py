@@ -58,6 +58,8 @@ class Periodic:
     func: str
     queue: str = "default"
     args: tuple = field(default_factory=tuple)
+    # rq-scheduler keeps a cron job's result forever unless told otherwise.
+    result_ttl: int = 600
 
     def __post_init__(self) -> None:
         validate_job_id(self.job_id)

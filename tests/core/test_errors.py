@@ -12,6 +12,7 @@ def test_unknown_api_path_is_json_404_in_turkish_by_default(client):
     assert response.status_code == 404
     assert response.is_json
     assert response.get_json() == {"error": {"code": "not_found", "message": "Aradığınız sayfa veya kayıt bulunamadı."}}
+    assert "Aradığınız".encode() in response.data  # UTF-8, not \u escapes
 
 
 def test_api_error_message_follows_accept_language(client):

@@ -62,3 +62,4 @@ def test_schedule_registration_is_idempotent():
     heartbeat = next(job for job in jobs if job.id == "heartbeat")
     assert heartbeat.meta["cron_string"] == "* * * * *"
     assert heartbeat.origin == "default"
+    assert heartbeat.result_ttl == 600
