@@ -3,29 +3,44 @@
 from __future__ import annotations
 
 import logging
+from importlib import import_module
 from typing import Any
 
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from app import config as settings
+from app.auth.guards import init_auth
 from app.config import INSTANCE_DIR, PROJECT_ROOT
-from app.core.db import tune_sqlite
+from app.core.db import commit_per_request, tune_sqlite
 from app.core.errors import register_error_handlers
 from app.core.i18n import init_i18n
-from app.core.security import init_security_headers
+from app.core.security import init_form_csrf, init_security_headers
 from app.core.seed import register_seed_command
 from app.core.translate_cli import register_translate_commands
-from app.extensions import csrf, db, limiter, migrate, redis_store
+from app.extensions import db, limiter, migrate, redis_store
 
 # Each domain's blueprints, in registration order.
 BLUEPRINTS = [
     "app.site.views:bp",
     "app.site.api:bp",
+    "app.auth.api:bp",
+    "app.auth.views:bp",
+    "app.accounts.api:bp",
+    "app.accounts.views:bp",
+    "app.admin.api:bp",
+]
+
+MODEL_MODULES = [
+    "app.accounts.models",
+    "app.auth.models",
+    "app.notifications.models",
 ]
 
 # Each domain's seed step ("module.function"), in the order `flask seed` runs them.
-SEED_STEPS: list[str] = []
+SEED_STEPS: list[str] = [
+    "app.accounts.seed.admin_user",
+]
 
 
 def create_app(overrides: dict[str, Any] | None = None) -> Flask:
@@ -52,21 +67,28 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
 
 
 def _init_extensions(app: Flask) -> None:
+    _import_models()
     db.init_app(app)
     with app.app_context():
         tune_sqlite(db.engine)
+    commit_per_request(app, db)
     migrate.init_app(app, db, directory=str(PROJECT_ROOT / "migrations"), render_as_batch=True)
-    csrf.init_app(app)
+    init_form_csrf(app)
     init_i18n(app)
     redis_store.init_app(app)
     app.config.setdefault("RATELIMIT_STORAGE_URI", app.config["REDIS_URL"])
     limiter.init_app(app)
     init_security_headers(app)
+    init_auth(app)
+
+
+def _import_models() -> None:
+    """Import every domain's models so the metadata (and so migrations) knows all tables."""
+    for module_name in MODEL_MODULES:
+        import_module(module_name)
 
 
 def _register_blueprints(app: Flask) -> None:
-    from importlib import import_module
-
     for target in BLUEPRINTS:
         module_name, _, attribute = target.partition(":")
         app.register_blueprint(getattr(import_module(module_name), attribute))

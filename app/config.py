@@ -45,6 +45,12 @@ def _database_url(value: str | None) -> str:
     return f"sqlite:///{INSTANCE_DIR / 'parcabul.sqlite3'}"
 
 
+def _base_url(env: os._Environ[str] | dict[str, str]) -> str:
+    if env.get("BASE_URL"):
+        return env["BASE_URL"].rstrip("/")
+    return f"http://{env.get('HOST', '127.0.0.1')}:{env.get('PORT', '5000')}"
+
+
 def from_env(environ: os._Environ[str] | dict[str, str] | None = None) -> dict:
     """Build the Flask config mapping from environment variables."""
     env = os.environ if environ is None else environ
@@ -72,5 +78,24 @@ def from_env(environ: os._Environ[str] | dict[str, str] | None = None) -> dict:
         "RATELIMIT_ENABLED": _flag(env.get("RATELIMIT_ENABLED"), default=True),
         "LOG_LEVEL": env.get("LOG_LEVEL", "INFO").upper(),
         "PROXY_COUNT": int(env.get("PROXY_COUNT", "0") or 0),
+        "BASE_URL": (env.get("BASE_URL") or f"http://{env.get('HOST', '127.0.0.1')}:{env.get('PORT', '5000')}").rstrip(
+            "/"
+        ),
+        "AUTH_SECRET": env.get("AUTH_SECRET") or _instance_secret("auth_secret"),
+        "ADMIN_EMAIL": env.get("ADMIN_EMAIL", ""),
+        "ADMIN_PASSWORD": env.get("ADMIN_PASSWORD", ""),
+        "CAPTCHA_SITE_KEY": env.get("CAPTCHA_SITE_KEY", ""),
+        "CAPTCHA_SECRET": env.get("CAPTCHA_SECRET", ""),
+        "CAPTCHA_VERIFY_URL": env.get(
+            "CAPTCHA_VERIFY_URL", "https://challenges.cloudflare.com/turnstile/v0/siteverify"
+        ),
+        "OIDC_PROVIDER": env.get("OIDC_PROVIDER", "google"),
+        "OIDC_CLIENT_ID": env.get("OIDC_CLIENT_ID", ""),
+        "OIDC_CLIENT_SECRET": env.get("OIDC_CLIENT_SECRET", ""),
+        "OIDC_DISCOVERY_URL": env.get(
+            "OIDC_DISCOVERY_URL", "https://accounts.google.com/.well-known/openid-configuration"
+        ),
+        "MAIL_FROM": env.get("MAIL_FROM", "Parça Bul <no-reply@parcabul.local>"),
+        "SIGN_IN_RATE_LIMIT": env.get("SIGN_IN_RATE_LIMIT", "10 per minute;50 per hour"),
         "WTF_CSRF_TIME_LIMIT": None,
     }

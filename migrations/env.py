@@ -3,6 +3,7 @@
 import logging
 from logging.config import fileConfig
 
+import sqlalchemy as sa
 from alembic import context
 from flask import current_app
 
@@ -23,6 +24,13 @@ def run_migrations_offline():
         context.run_migrations()
 
 
+def render_item(type_, obj, autogen_context):
+    """Write our column types (TypeDecorators) as the plain SQLAlchemy type they store, so revisions stand alone."""
+    if type_ == "type" and isinstance(obj, sa.types.TypeDecorator):
+        return f"sa.{obj.impl!r}"
+    return False
+
+
 def run_migrations_online():
     def process_revision_directives(context, revision, directives):
         if getattr(config.cmd_opts, "autogenerate", False) and directives[0].upgrade_ops.is_empty():
@@ -32,6 +40,7 @@ def run_migrations_online():
     conf_args = dict(current_app.extensions["migrate"].configure_args)
     conf_args.setdefault("process_revision_directives", process_revision_directives)
     conf_args.setdefault("compare_type", True)
+    conf_args.setdefault("render_item", render_item)
 
     with target_db.engine.connect() as connection:
         context.configure(connection=connection, target_metadata=target_db.metadata, **conf_args)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import sqlalchemy as sa
+from flask import Flask, Response
+from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase
 
@@ -43,6 +45,18 @@ class UTCDateTime(sa.types.TypeDecorator):
         if value is not None and value.tzinfo is None:
             return value.replace(tzinfo=UTC)
         return value
+
+
+def commit_per_request(app: Flask, db: SQLAlchemy) -> None:
+    """One commit per request: services only flush; a response under 400 commits, anything else rolls back."""
+
+    @app.after_request
+    def _finish(response: Response) -> Response:
+        if response.status_code < 400:
+            db.session.commit()
+        else:
+            db.session.rollback()
+        return response
 
 
 def tune_sqlite(engine: Engine) -> None:

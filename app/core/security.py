@@ -11,6 +11,9 @@ from flask import Flask
 from flask_talisman import Talisman
 from markupsafe import Markup
 
+from app.core.errors import is_api_request
+from app.extensions import csrf
+
 # Runs before first paint so a dark-theme user never sees a light flash; allowed by hash, not 'unsafe-inline'.
 THEME_SCRIPT = (
     "(function(){try{var t=localStorage.getItem('theme');"
@@ -72,6 +75,17 @@ def init_security_headers(app: Flask) -> None:
         referrer_policy="strict-origin-when-cross-origin",
     )
     app.jinja_env.globals["theme_script"] = Markup(THEME_SCRIPT)  # noqa: S704 - a constant of ours, no input
+
+
+def init_form_csrf(app: Flask) -> None:
+    """Pages and forms need Flask-WTF's token; /api calls are covered by the session-cookie origin rule instead."""
+    app.config["WTF_CSRF_CHECK_DEFAULT"] = False
+    csrf.init_app(app)
+
+    @app.before_request
+    def _check_form_token() -> None:
+        if not is_api_request():
+            csrf.protect()
 
 
 View = TypeVar("View", bound=Callable[..., Any])

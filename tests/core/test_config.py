@@ -49,8 +49,10 @@ def test_defaults_are_the_embedded_ones(tmp_path):
 def test_proxy_count_makes_rate_limits_see_the_real_client(make_app):
     from flask import request
 
+    from app.core.security import public
+
     app = make_app(PROXY_COUNT=1)
-    app.add_url_rule("/api/test/ip", "ip", lambda: {"ip": request.remote_addr})
+    app.add_url_rule("/api/test/ip", "ip", public(lambda: {"ip": request.remote_addr}))
 
     response = app.test_client().get("/api/test/ip", headers={"X-Forwarded-For": "203.0.113.7"})
 

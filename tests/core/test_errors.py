@@ -4,6 +4,7 @@ import pytest
 from flask import Blueprint, abort
 
 from app.core.errors import ApiError
+from app.core.security import public
 
 
 def test_unknown_api_path_is_json_404_in_turkish_by_default(client):
@@ -48,18 +49,22 @@ def failing_app(make_app):
     failures = Blueprint("failures", __name__)
 
     @failures.get("/api/test/refused")
+    @public
     def refused():
         raise ApiError("vin_invalid", "Şasi numarası 17 karakter olmalı.", 422)
 
     @failures.get("/api/test/crash")
+    @public
     def api_crash():
         raise RuntimeError("boom")
 
     @failures.get("/test/crash")
+    @public
     def page_crash():
         raise RuntimeError("boom")
 
     @failures.get("/test/forbidden")
+    @public
     def page_forbidden():
         abort(403)
 

@@ -2,6 +2,8 @@
 
 import re
 
+import pytest
+
 from app.core.security import THEME_SCRIPT, script_hash
 from tests.conftest import csrf_token_from
 
@@ -96,16 +98,58 @@ def test_json_call_with_cookie_session_needs_the_csrf_header(client):
     assert accepted.status_code == 303
 
 
-def test_api_csrf_refusal_uses_the_json_error_shape(make_app):
+@pytest.fixture
+def api_write_app(make_app):
     from flask import Blueprint
 
-    app = make_app()
-    writes = Blueprint("writes", __name__)
-    writes.post("/api/test/write")(lambda: {"ok": True})
-    app.register_blueprint(writes)
+    from app.core.security import public
 
-    response = app.test_client().post("/api/test/write", json={}, headers={"Accept-Language": "en"})
+    app = make_app()
+    writes = Blueprint("writes", __name__, url_prefix="/api/test")
+    writes.post("/write")(public(lambda: {"ok": True}))
+    app.register_blueprint(writes)
+    return app
+
+
+def test_cookie_api_call_without_site_origin_is_refused_in_the_json_shape(api_write_app):
+    client = api_write_app.test_client()
+    client.set_cookie("pb_session", "anything")
+
+    response = client.post("/api/test/write", json={}, headers={"Accept-Language": "en"})
 
     assert response.status_code == 403
     assert response.get_json()["error"]["code"] == "csrf_failed"
     assert response.get_json()["error"]["message"].startswith("Your form has expired")
+
+
+@pytest.mark.parametrize(
+    ("content_type", "origin"),
+    [
+        ("application/x-www-form-urlencoded", "http://localhost"),
+        ("text/plain", "http://localhost"),
+        ("application/json", "http://evil.example"),
+        ("application/json", "http://localhost.evil.example"),
+    ],
+)
+def test_cookie_api_call_must_be_json_from_this_site(api_write_app, content_type, origin):
+    client = api_write_app.test_client()
+    client.set_cookie("pb_session", "anything")
+
+    response = client.post("/api/test/write", data="{}", content_type=content_type, headers={"Origin": origin})
+
+    assert response.status_code == 403
+
+
+@pytest.mark.parametrize("header", ["Origin", "Referer"])
+def test_cookie_api_call_from_this_site_passes(api_write_app, header):
+    client = api_write_app.test_client()
+    client.set_cookie("pb_session", "anything")
+    value = "http://localhost" if header == "Origin" else "http://localhost/account"
+
+    response = client.post("/api/test/write", json={}, headers={header: value})
+
+    assert response.status_code == 200
+
+
+def test_api_call_without_the_session_cookie_needs_no_origin(api_write_app):
+    assert api_write_app.test_client().post("/api/test/write", json={}).status_code == 200

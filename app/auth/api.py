@@ -1,0 +1,154 @@
+"""JSON authentication routes under /api/auth."""
+
+from __future__ import annotations
+
+from flask import Blueprint, jsonify, redirect, request
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+
+from app.accounts.models import User
+from app.auth import services
+from app.auth.captcha import CAPTCHA_HEADER, verify_captcha
+from app.auth.guards import allow_inactive, current_session
+from app.auth.models import AuthSession
+from app.auth.sessions import clear_session_cookie, revoke_session
+from app.auth.web import (
+    lookup_throttle,
+    open_session,
+    sign_in_throttle_by_email,
+    sign_in_throttle_by_ip,
+    signed_in,
+)
+from app.core.i18n import safe_next_path
+from app.core.security import public
+from app.core.validation import bool_field, json_body, text_field
+
+bp = Blueprint("auth_api", __name__, url_prefix="/api/auth")
+
+EMAIL = _l("E-mail")
+PASSWORD = _l("Password")
+NAME = _l("Name")
+TOKEN = _l("Token")
+
+
+def user_json(user: User) -> dict:
+    return {
+        "id": str(user.id),
+        "email": user.email,
+        "name": user.name,
+        "role": user.role,
+        "status": user.status,
+        "emailVerified": user.email_verified,
+        "referralCode": user.referral_code,
+        "referralCreditDays": user.referral_credit_days,
+        "createdAt": user.created_at.isoformat(),
+    }
+
+
+def session_json(row: AuthSession) -> dict:
+    return {
+        "expiresAt": row.expires_at.isoformat(),
+        "persistent": row.persistent,
+        "impersonatedBy": str(row.impersonated_by) if row.impersonated_by else None,
+        "impersonationReadonly": row.impersonation_readonly,
+    }
+
+
+def _signed_in(user: User, remember: bool, status: int = 200):  # noqa: ANN202
+    row = open_session(user, remember)
+    return signed_in(jsonify(user=user_json(user), session=session_json(row)), row), status
+
+
+@bp.post("/sign-up/email")
+@public
+@sign_in_throttle_by_ip
+@sign_in_throttle_by_email
+def sign_up():
+    data = json_body()
+    name = text_field(data, "name", NAME, max_length=100)
+    email = text_field(data, "email", EMAIL, max_length=254)
+    password = text_field(data, "password", PASSWORD, max_length=128)
+    verify_captcha(request.headers.get(CAPTCHA_HEADER), request.remote_addr)
+    user = services.sign_up(name=name, email=email, password=password)
+    return _signed_in(user, bool_field(data, "rememberMe", True), status=201)
+
+
+@bp.post("/sign-in/email")
+@public
+@sign_in_throttle_by_ip
+@sign_in_throttle_by_email
+def sign_in():
+    data = json_body()
+    email = text_field(data, "email", EMAIL, max_length=254)
+    password = text_field(data, "password", PASSWORD, max_length=128)
+    verify_captcha(request.headers.get(CAPTCHA_HEADER), request.remote_addr)
+    user = services.authenticate(email, password)
+    return _signed_in(user, bool_field(data, "rememberMe", False))
+
+
+@bp.post("/sign-out")
+@public
+@allow_inactive
+def sign_out():
+    row = current_session()
+    if row is not None:
+        revoke_session(row.id)
+    response = jsonify(success=True)
+    clear_session_cookie(response)
+    return response
+
+
+@bp.get("/get-session")
+@public
+def get_session():
+    row = current_session()
+    if row is None:
+        return jsonify(None)
+    return jsonify(user=user_json(row.user), session=session_json(row))
+
+
+@bp.post("/email-exists")
+@public
+@lookup_throttle
+def email_exists():
+    email = text_field(json_body(), "email", EMAIL, max_length=254)
+    return jsonify(exists=services.email_registered(email))
+
+
+@bp.post("/forget-password")
+@public
+@lookup_throttle
+def forget_password():
+    services.request_password_reset(text_field(json_body(), "email", EMAIL, max_length=254))
+    return jsonify(status=True, message=_("If an account exists for this e-mail, a reset link is on its way."))
+
+
+@bp.post("/reset-password")
+@public
+@lookup_throttle
+def reset_password():
+    data = json_body()
+    token = text_field(data, "token", TOKEN, max_length=128)
+    password = text_field(data, "newPassword", PASSWORD, max_length=128)
+    services.reset_password(token, password)
+    return jsonify(status=True)
+
+
+@bp.get("/verify-email")
+@public
+def verify_email():
+    services.verify_email(request.args.get("token", ""))
+    callback = request.args.get("callbackURL")
+    if callback:
+        return redirect(safe_next_path(callback), code=303)
+    return jsonify(status=True)
+
+
+@bp.post("/send-verification-email")
+@public
+@lookup_throttle
+def send_verification_email():
+    user = services.find_user_for_verification(text_field(json_body(), "email", EMAIL, max_length=254))
+    if user is not None:
+        services.send_verification_email(user)
+    return jsonify(status=True)

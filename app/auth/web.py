@@ -1,0 +1,41 @@
+"""What the auth API and the auth pages share: starting a session for a response, rate-limit keys."""
+
+from __future__ import annotations
+
+from flask import Response, current_app, request
+from flask_limiter.util import get_remote_address
+
+from app.accounts.models import User
+from app.accounts.services import normalize_email
+from app.auth.models import AuthSession
+from app.auth.sessions import SessionRequestInfo, create_session, set_session_cookie
+from app.extensions import limiter
+
+
+def request_info() -> SessionRequestInfo:
+    return SessionRequestInfo(ip_address=request.remote_addr, user_agent=request.headers.get("User-Agent"))
+
+
+def open_session(user: User, remember: bool) -> AuthSession:
+    return create_session(user, persistent=remember, info=request_info())
+
+
+def signed_in(response: Response, row: AuthSession) -> Response:
+    set_session_cookie(response, row)
+    return response
+
+
+def _email_key() -> str:
+    data = request.get_json(silent=True) if request.is_json else request.form
+    email = data.get("email") if isinstance(data, dict) or hasattr(data, "get") else None
+    return "email:" + normalize_email(email if isinstance(email, str) else "")
+
+
+def _sign_in_limit() -> str:
+    return current_app.config["SIGN_IN_RATE_LIMIT"]
+
+
+# Applied to every sign-in and sign-up entry point, page or API: per client address and per e-mail address.
+sign_in_throttle_by_ip = limiter.limit(_sign_in_limit, key_func=get_remote_address, scope="sign-in-ip")
+sign_in_throttle_by_email = limiter.limit(_sign_in_limit, key_func=_email_key, scope="sign-in-email")
+lookup_throttle = limiter.limit("30 per minute", key_func=get_remote_address, scope="email-lookup")
