@@ -149,3 +149,70 @@ def _no_network(monkeypatch):  # noqa: ANN001, ANN202
 
     monkeypatch.setattr(socket.socket, "connect", guarded_connect)
     monkeypatch.setattr(socket, "getaddrinfo", guarded_getaddrinfo)
+
+
+# --- accounts -------------------------------------------------------------------------------------------------
+
+PASSWORD = "correct-horse-42"
+# A state-changing /api call made with the session cookie must come from the site itself (see app.auth.guards).
+SITE = {"Origin": "http://localhost"}
+
+
+@pytest.fixture
+def create_user(app):  # noqa: ANN001, ANN201
+    """Factory: `create_user(email=..., role=..., status=..., password=...)`, committed into the test transaction."""
+    from app.accounts.services import create_user as create
+    from app.extensions import db
+
+    counter = iter(range(1, 10_000))
+
+    def make(**overrides):  # noqa: ANN003, ANN202
+        number = next(counter)
+        status = overrides.pop("status", "active")
+        user = create(
+            email=overrides.pop("email", f"bayi{number}@example.com"),
+            name=overrides.pop("name", f"Bayi {number}"),
+            password=overrides.pop("password", PASSWORD),
+            role=overrides.pop("role", "user"),
+            email_verified=overrides.pop("email_verified", True),
+        )
+        user.status = status
+        for field, value in overrides.items():
+            setattr(user, field, value)
+        db.session.commit()
+        return user
+
+    return make
+
+
+@pytest.fixture
+def sign_in(client):  # noqa: ANN001, ANN201
+    """Sign `client` in through the API; returns the response."""
+
+    def do(email: str, password: str = PASSWORD, remember: bool = False):  # noqa: ANN202
+        response = client.post(
+            "/api/auth/sign-in/email", json={"email": email, "password": password, "rememberMe": remember}, headers=SITE
+        )
+        assert response.status_code == 200, response.get_json()
+        return response
+
+    return do
+
+
+def outbox(template: str | None = None) -> list:
+    """E-mails written to the outbox in this test, oldest first."""
+    import sqlalchemy as sa
+
+    from app.extensions import db
+    from app.notifications.models import OutboxEmail
+
+    query = sa.select(OutboxEmail).order_by(OutboxEmail.id)
+    if template:
+        query = query.where(OutboxEmail.template == template)
+    return list(db.session.scalars(query))
+
+
+def link_token(body: str) -> str:
+    match = re.search(r"token=([A-Za-z0-9_\-]+)", body)
+    assert match, body
+    return match.group(1)
