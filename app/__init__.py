@@ -29,6 +29,7 @@ BLUEPRINTS = [
     "app.accounts.api:bp",
     "app.accounts.views:bp",
     "app.admin.api:bp",
+    "app.auth.social:bp",
 ]
 
 MODEL_MODULES = [

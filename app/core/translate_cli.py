@@ -25,8 +25,10 @@ def register_translate_commands(app: Flask) -> None:
     @translate.command("update")
     def update() -> None:
         """Extract messages from code and templates and merge them into the catalogs."""
-        _pybabel("extract", "-F", "babel.cfg", "-k", "_l", "--sort-by-file", "-o", str(POT_FILE), ".")
-        _pybabel("update", "-i", str(POT_FILE), "-d", str(CATALOGS), "--no-fuzzy-matching")
+        _pybabel("extract", "-F", "babel.cfg", "-k", "_l", "--sort-by-file", "--no-location", "-o", str(POT_FILE), ".")
+        _pybabel(
+            "update", "-i", str(POT_FILE), "-d", str(CATALOGS), "--no-fuzzy-matching", "--ignore-obsolete", "-w", "120"
+        )
 
     @translate.command("compile")
     def compile_catalogs() -> None:

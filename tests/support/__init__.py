@@ -1,0 +1,1 @@
+"""Test doubles for the services the app talks to over the network."""
