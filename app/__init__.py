@@ -10,6 +10,7 @@ from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from app import config as settings
+from app.analytics.services import init_analytics
 from app.auth.guards import init_auth
 from app.config import INSTANCE_DIR, PROJECT_ROOT
 from app.core.db import commit_per_request, tune_sqlite
@@ -36,11 +37,14 @@ MODEL_MODULES = [
     "app.accounts.models",
     "app.auth.models",
     "app.notifications.models",
+    "app.billing.models",
 ]
 
 # Each domain's seed step ("module.function"), in the order `flask seed` runs them.
 SEED_STEPS: list[str] = [
     "app.accounts.seed.admin_user",
+    "app.billing.seed.brands",
+    "app.billing.seed.plans",
 ]
 
 
@@ -81,6 +85,7 @@ def _init_extensions(app: Flask) -> None:
     limiter.init_app(app)
     init_security_headers(app)
     init_auth(app)
+    init_analytics(app)
 
 
 def _import_models() -> None:

@@ -96,6 +96,13 @@ def from_env(environ: os._Environ[str] | dict[str, str] | None = None) -> dict:
             "OIDC_DISCOVERY_URL", "https://accounts.google.com/.well-known/openid-configuration"
         ),
         "MAIL_FROM": env.get("MAIL_FROM", "Parça Bul <no-reply@parcabul.local>"),
+        "TRIAL_DAYS": int(env.get("TRIAL_DAYS", "7") or 7),
+        "CURRENCY": "TRY",
+        "STRIPE_SECRET_KEY": env.get("STRIPE_SECRET_KEY", ""),
+        "STRIPE_WEBHOOK_SECRET": env.get("STRIPE_WEBHOOK_SECRET", ""),
+        "STRIPE_API_BASE": env.get("STRIPE_API_BASE", ""),
+        "POSTHOG_API_KEY": env.get("POSTHOG_API_KEY", ""),
+        "POSTHOG_HOST": env.get("POSTHOG_HOST", "https://eu.i.posthog.com"),
         "SIGN_IN_RATE_LIMIT": env.get("SIGN_IN_RATE_LIMIT", "10 per minute;50 per hour"),
         "WTF_CSRF_TIME_LIMIT": None,
     }

@@ -1,0 +1,48 @@
+"""Analytics events reach PostHog through the real SDK, only after the transaction commits."""
+
+import pytest
+
+from app.analytics.services import capture
+from app.extensions import db
+from tests.support.fake_posthog import FakePostHog
+
+
+@pytest.fixture
+def posthog():
+    fake = FakePostHog()
+    yield fake
+    fake.stop()
+
+
+@pytest.fixture
+def analytics_app(make_app, posthog):
+    return make_app(POSTHOG_API_KEY="phc_test", POSTHOG_HOST=posthog.url, ANALYTICS_SYNC=True)
+
+
+def test_an_event_is_sent_when_the_transaction_commits(analytics_app, posthog):
+    with analytics_app.app_context():
+        capture("user-1", "payment_success", {"amount": 39_900, "currency": "TRY"})
+        assert posthog.events == []
+        db.session.commit()
+
+    [event] = posthog.named("payment_success")
+    assert event["distinct_id"] == "user-1"
+    assert event["properties"]["amount"] == 39_900
+
+
+def test_an_event_of_a_rolled_back_action_is_never_sent(analytics_app, posthog):
+    with analytics_app.app_context():
+        capture("user-1", "payment_success", {"amount": 1})
+        db.session.rollback()
+        db.session.commit()
+
+    assert posthog.events == []
+
+
+def test_without_a_key_nothing_is_sent(make_app, posthog):
+    app = make_app(POSTHOG_API_KEY="", POSTHOG_HOST=posthog.url, ANALYTICS_SYNC=True)
+    with app.app_context():
+        capture("user-1", "payment_success", {})
+        db.session.commit()
+
+    assert posthog.events == []
