@@ -101,6 +101,7 @@ def from_env(environ: os._Environ[str] | dict[str, str] | None = None) -> dict:
         "STRIPE_SECRET_KEY": env.get("STRIPE_SECRET_KEY", ""),
         "STRIPE_WEBHOOK_SECRET": env.get("STRIPE_WEBHOOK_SECRET", ""),
         "STRIPE_API_BASE": env.get("STRIPE_API_BASE", ""),
+        "CHECKOUT_ORIGIN": env.get("CHECKOUT_ORIGIN", "https://checkout.stripe.com"),
         "POSTHOG_API_KEY": env.get("POSTHOG_API_KEY", ""),
         "POSTHOG_HOST": env.get("POSTHOG_HOST", "https://eu.i.posthog.com"),
         "SIGN_IN_RATE_LIMIT": env.get("SIGN_IN_RATE_LIMIT", "10 per minute;50 per hour"),

@@ -49,7 +49,8 @@ def content_security_policy(config: Mapping[str, Any]) -> dict[str, list[str]]:
         "base-uri": ["'self'"],
         "object-src": ["'none'"],
         "frame-ancestors": ["'none'"],
-        "form-action": ["'self'"],
+        # Chrome applies form-action to the redirect after a form post, so the hosted checkout must be listed.
+        "form-action": _sources("'self'", config.get("CHECKOUT_ORIGIN", "")),
         "img-src": _sources("'self'", "data:", storage),
         "media-src": ["'self'", "data:"],
         "style-src": ["'self'"],

@@ -40,6 +40,7 @@ def test_csp_allows_configured_hosts_in_their_directives(make_app):
     assert csp["connect-src"] == ["'self'", "https://cdn.parcabul.test", *third_party, "wss://ws.livechat.test"]
     assert csp["frame-src"] == third_party
     assert csp["object-src"] == ["'none'"]
+    assert csp["form-action"] == ["'self'", "https://checkout.stripe.com"]
     assert csp["frame-ancestors"] == ["'none'"]
     assert "'unsafe-inline'" not in " ".join(csp["script-src"] + csp["style-src"])
 
