@@ -11,8 +11,8 @@ from app.auth import services
 from app.auth.captcha import CAPTCHA_HEADER, verify_captcha
 from app.auth.guards import allow_inactive, current_session
 from app.auth.models import AuthSession
-from app.auth.sessions import clear_session_cookie, revoke_session
 from app.auth.web import (
+    end_current_session,
     lookup_throttle,
     open_session,
     sign_in_throttle_by_email,
@@ -59,6 +59,14 @@ def _signed_in(user: User, remember: bool, status: int = 200):  # noqa: ANN202
     return signed_in(jsonify(user=user_json(user), session=session_json(row)), row), status
 
 
+def _checked_credentials(data: dict) -> tuple[str, str]:
+    """The e-mail and password of a sign-in or sign-up body, once the captcha (when configured) has passed."""
+    email = text_field(data, "email", EMAIL, max_length=254)
+    password = text_field(data, "password", PASSWORD, max_length=128)
+    verify_captcha(request.headers.get(CAPTCHA_HEADER), request.remote_addr)
+    return email, password
+
+
 @bp.post("/sign-up/email")
 @public
 @sign_in_throttle_by_ip
@@ -66,9 +74,7 @@ def _signed_in(user: User, remember: bool, status: int = 200):  # noqa: ANN202
 def sign_up():
     data = json_body()
     name = text_field(data, "name", NAME, max_length=100)
-    email = text_field(data, "email", EMAIL, max_length=254)
-    password = text_field(data, "password", PASSWORD, max_length=128)
-    verify_captcha(request.headers.get(CAPTCHA_HEADER), request.remote_addr)
+    email, password = _checked_credentials(data)
     user = services.sign_up(name=name, email=email, password=password)
     return _signed_in(user, bool_field(data, "rememberMe", True), status=201)
 
@@ -79,9 +85,7 @@ def sign_up():
 @sign_in_throttle_by_email
 def sign_in():
     data = json_body()
-    email = text_field(data, "email", EMAIL, max_length=254)
-    password = text_field(data, "password", PASSWORD, max_length=128)
-    verify_captcha(request.headers.get(CAPTCHA_HEADER), request.remote_addr)
+    email, password = _checked_credentials(data)
     user = services.authenticate(email, password)
     return _signed_in(user, bool_field(data, "rememberMe", False))
 
@@ -90,12 +94,7 @@ def sign_in():
 @public
 @allow_inactive
 def sign_out():
-    row = current_session()
-    if row is not None:
-        revoke_session(row.id)
-    response = jsonify(success=True)
-    clear_session_cookie(response)
-    return response
+    return end_current_session(jsonify(success=True))
 
 
 @bp.get("/get-session")

@@ -11,9 +11,15 @@ from app.accounts.models import User
 from app.auth import services
 from app.auth.captcha import verify_captcha
 from app.auth.forms import ForgotPasswordForm, LoginForm, RegisterForm, ResetPasswordForm, VerifyEmailForm
-from app.auth.guards import allow_inactive, current_session
-from app.auth.sessions import clear_session_cookie, revoke_session
-from app.auth.web import lookup_throttle, open_session, sign_in_throttle_by_email, sign_in_throttle_by_ip, signed_in
+from app.auth.guards import allow_inactive
+from app.auth.web import (
+    end_current_session,
+    lookup_throttle,
+    open_session,
+    sign_in_throttle_by_email,
+    sign_in_throttle_by_ip,
+    signed_in,
+)
 from app.core.errors import ApiError
 from app.core.i18n import safe_next_path
 from app.core.security import public
@@ -122,12 +128,7 @@ def submit_register():
 @public
 @allow_inactive
 def logout():
-    row = current_session()
-    if row is not None:
-        revoke_session(row.id)
-    response = redirect("/", code=303)
-    clear_session_cookie(response)
-    return response
+    return end_current_session(redirect("/", code=303))
 
 
 # --- forgotten password --------------------------------------------------------------------------------------

@@ -7,13 +7,29 @@ from flask_limiter.util import get_remote_address
 
 from app.accounts.models import User
 from app.accounts.services import normalize_email
+from app.auth.guards import current_session
 from app.auth.models import AuthSession
-from app.auth.sessions import SessionRequestInfo, create_session, set_session_cookie
+from app.auth.sessions import (
+    SessionRequestInfo,
+    clear_session_cookie,
+    create_session,
+    revoke_session,
+    set_session_cookie,
+)
 from app.extensions import limiter
 
 
 def request_info() -> SessionRequestInfo:
     return SessionRequestInfo(ip_address=request.remote_addr, user_agent=request.headers.get("User-Agent"))
+
+
+def end_current_session(response: Response) -> Response:
+    """Delete the session behind this request's cookie (if any) and clear the cookie."""
+    row = current_session()
+    if row is not None:
+        revoke_session(row.id)
+    clear_session_cookie(response)
+    return response
 
 
 def open_session(user: User, remember: bool) -> AuthSession:
