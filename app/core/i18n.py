@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from flask import Flask, current_app, request
+from flask import Flask, current_app, has_request_context, request
 from flask_babel import get_locale
 
 LOCALE_COOKIE = "lang"
@@ -16,6 +16,8 @@ def supported_locales() -> list[str]:
 
 
 def select_locale() -> str:
+    if not has_request_context():
+        return current_app.config["BABEL_DEFAULT_LOCALE"]  # jobs and CLI commands speak Turkish
     choice = request.cookies.get(LOCALE_COOKIE)
     if choice in supported_locales():
         return choice

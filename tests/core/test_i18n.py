@@ -62,3 +62,10 @@ def test_language_switch_ignores_unknown_languages(client):
     client.post("/language", data={"lang": "xx", "csrf_token": token})
 
     assert client.get_cookie(LOCALE_COOKIE) is None
+
+
+def test_messages_outside_a_request_are_turkish(app):
+    from flask_babel import gettext
+
+    with app.app_context():
+        assert gettext("The request is invalid.") == "İstek geçersiz."
