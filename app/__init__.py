@@ -31,6 +31,10 @@ BLUEPRINTS = [
     "app.accounts.views:bp",
     "app.admin.api:bp",
     "app.auth.social:bp",
+    "app.billing.api:bp",
+    "app.billing.views:bp",
+    "app.billing.payments_api:bp",
+    "app.billing.payments_views:bp",
 ]
 
 MODEL_MODULES = [

@@ -7,6 +7,7 @@ the RQ worker and the scheduler as child processes sharing that store, and stops
 from __future__ import annotations
 
 import os
+import secrets
 import signal
 import subprocess
 import sys
@@ -14,8 +15,12 @@ import time
 
 from dotenv import load_dotenv
 
+from app.billing.sandbox import StripeSandbox
 from app.config import PROJECT_ROOT
 from app.core import embedded_redis
+
+WEBHOOK_PATH = "/api/payments/card/webhook"
+SANDBOX_SECRET_KEY = "sk_test_sandbox"  # noqa: S105 - not a secret: the sandbox accepts any key
 
 
 def prepare_database() -> None:
@@ -29,6 +34,23 @@ def prepare_database() -> None:
         upgrade()
         for dotted, summary in run_seed(app.config["SEED_STEPS"]):
             print(f"seed {dotted}: {summary}", flush=True)
+
+
+def start_payment_sandbox(host: str, port: str) -> StripeSandbox | None:
+    """With no STRIPE_SECRET_KEY, serve the card-payment sandbox here and point the children at it."""
+    if os.environ.get("STRIPE_SECRET_KEY"):
+        return None
+    base_url = (os.environ.get("BASE_URL") or f"http://{host}:{port}").rstrip("/")
+    webhook_secret = f"whsec_{secrets.token_hex(24)}"
+    sandbox = StripeSandbox(webhook_url=base_url + WEBHOOK_PATH, webhook_secret=webhook_secret).start()
+    os.environ.update(
+        STRIPE_SECRET_KEY=SANDBOX_SECRET_KEY,
+        STRIPE_WEBHOOK_SECRET=webhook_secret,
+        STRIPE_API_BASE=sandbox.url,
+        CHECKOUT_ORIGIN=sandbox.url,
+    )
+    print(f"card payments go to the sandbox on {sandbox.url} (no real money)", flush=True)
+    return sandbox
 
 
 def child_commands(host: str, port: str) -> dict[str, list[str]]:
@@ -72,13 +94,17 @@ def main() -> int:
     load_dotenv()
     if not os.environ.get("REDIS_URL"):
         os.environ["REDIS_URL"] = embedded_redis.shared_url()
-    prepare_database()
     host, port = os.environ.get("HOST", "127.0.0.1"), os.environ.get("PORT", "5000")
+    sandbox = start_payment_sandbox(host, port)
+    prepare_database()
     children = {}
     for name, command in child_commands(host, port).items():
         children[name] = subprocess.Popen(command, cwd=PROJECT_ROOT)  # noqa: S603 - argv built here, no input
     print(f"Parça Bul is running on http://{host}:{port} (Ctrl-C stops it)", flush=True)
-    return supervise(children)
+    exit_code = supervise(children)
+    if sandbox is not None:
+        sandbox.stop()
+    return exit_code
 
 
 if __name__ == "__main__":

@@ -1,0 +1,40 @@
+"""Brand access: brand-bound data is open only to a live subscription that covers the brand (admins always)."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from flask_babel import gettext as _
+from flask_login import current_user
+
+from app.accounts.models import User
+from app.billing import subscriptions
+from app.core.errors import ApiError
+
+View = TypeVar("View", bound=Callable[..., Any])
+
+
+def ensure_brand_access(user: User, brand_id: int) -> None:
+    """Refuse with 403 unless `user` is an admin or has a live subscription that includes `brand_id`."""
+    if user.is_admin:
+        return
+    if subscriptions.live_subscription(user) is None:
+        raise ApiError("subscription_required", _("You need an active subscription to see this."), 403)
+    if brand_id not in subscriptions.brand_ids_for(user):
+        raise ApiError("brand_not_in_plan", _("This brand is not included in your plan."), 403)
+
+
+def requires_brand_access(get_brand_id: Callable[[dict[str, Any]], int]) -> Callable[[View], View]:
+    """Guard a view whose data belongs to the brand that `get_brand_id(view_kwargs)` names."""
+
+    def decorate(view: View) -> View:
+        @functools.wraps(view)
+        def guarded(*args: Any, **kwargs: Any) -> Any:
+            ensure_brand_access(current_user, get_brand_id(kwargs))
+            return view(*args, **kwargs)
+
+        return guarded  # type: ignore[return-value]
+
+    return decorate

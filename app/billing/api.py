@@ -1,0 +1,114 @@
+"""JSON subscription routes under /api/subscriptions: thin wrappers over app.billing.subscriptions."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from flask import Blueprint, jsonify
+from flask_babel import lazy_gettext as _l
+from flask_login import current_user
+
+from app.billing import catalog, subscriptions
+from app.billing.models import Brand, Plan, Subscription
+from app.core.security import public
+from app.core.validation import json_body, text_field
+
+bp = Blueprint("billing_api", __name__, url_prefix="/api/subscriptions")
+
+PLAN_KEY = _l("Plan")
+BILLING_PERIOD = _l("Billing period")
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return moment.isoformat() if moment else None
+
+
+def plan_json(plan: Plan) -> dict[str, Any]:
+    return {"key": plan.key, "name": plan.name, "brandCount": plan.brand_count}
+
+
+def brand_json(brand: Brand) -> dict[str, Any]:
+    return {"id": brand.id, "name": brand.name}
+
+
+def plan_offer_json(plan: Plan) -> dict[str, Any]:
+    return {
+        **plan_json(plan),
+        "isFull": plan.is_full,
+        "prices": {"monthly": plan.monthly_price, "yearly": plan.yearly_price},
+        "monthlyEquivalentOfYearly": round(plan.yearly_price / 12),
+    }
+
+
+def scheduled_change_json(subscription: Subscription) -> dict[str, Any] | None:
+    if subscription.scheduled_plan is None:
+        return None
+    return {
+        "plan": plan_json(subscription.scheduled_plan),
+        "brandIds": subscription.scheduled_brand_ids or [],
+        "effectiveDate": _iso(subscription.end_date),
+    }
+
+
+def subscription_json(subscription: Subscription) -> dict[str, Any]:
+    return {
+        "id": str(subscription.id),
+        "status": subscription.status,
+        "plan": plan_json(subscription.plan),
+        "billingPeriod": subscription.billing_period,
+        "startDate": _iso(subscription.start_date),
+        "endDate": _iso(subscription.end_date),
+        "cancelledAt": _iso(subscription.cancelled_at),
+        "brands": [brand_json(brand) for brand in subscription.brands],
+        "scheduledChange": scheduled_change_json(subscription),
+    }
+
+
+@bp.get("/plans")
+@public
+def plans():
+    return jsonify(plans=[plan_offer_json(plan) for plan in catalog.active_plans()])
+
+
+@bp.get("/brands")
+@public
+def brands():
+    return jsonify(brands=[{**brand_json(brand), "slug": brand.slug} for brand in catalog.active_brands()])
+
+
+@bp.get("/me")
+def me():
+    subscription = subscriptions.current_subscription(current_user)
+    return jsonify(subscription_json(subscription) if subscription else None)
+
+
+@bp.post("/trial")
+def start_trial():
+    return jsonify(subscription_json(subscriptions.start_trial(current_user))), 201
+
+
+@bp.post("")
+def create():
+    data = json_body()
+    subscription = subscriptions.create_pending(
+        current_user,
+        text_field(data, "planKey", PLAN_KEY, max_length=32),
+        text_field(data, "billingPeriod", BILLING_PERIOD, max_length=10),
+        data.get("brandIds", []),
+    )
+    return jsonify(subscription_json(subscription)), 201
+
+
+@bp.patch("/cancel-pending")
+def cancel_pending():
+    return jsonify(subscription_json(subscriptions.cancel_pending(current_user)))
+
+
+@bp.patch("/downgrade")
+def downgrade():
+    data = json_body()
+    subscription = subscriptions.downgrade(
+        current_user, text_field(data, "planKey", PLAN_KEY, max_length=32), data.get("brandIds", [])
+    )
+    return jsonify(subscription_json(subscription))

@@ -1,0 +1,233 @@
+"""Card payments: starting a hosted checkout and applying the provider's notifications (history: payment_history).
+
+Notifications may arrive twice or out of order, so each is applied at most once (ProviderEvent) and only moves a
+payment or a subscription forward: pending -> failed | expired | completed, failed -> expired | completed, and
+expired -> completed (the money was taken; the expired subscription is not revived, see `_complete`).
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+import sqlalchemy as sa
+from flask import current_app
+from sqlalchemy.exc import IntegrityError
+
+from app.accounts.models import User
+from app.analytics.services import capture
+from app.billing import stripe_gateway, subscriptions
+from app.billing.models import Payment, ProviderEvent, Subscription
+from app.core.db import utcnow
+from app.extensions import db
+from app.notifications.services import send_email
+
+log = logging.getLogger(__name__)
+
+# A payment in one of these may still end up paid (a declined card can be retried; a late completion).
+COMPLETABLE_STATUSES = ("pending", "failed", "expired")
+PAID_SESSION_STATES = ("paid", "no_payment_required")
+
+
+# Checkout
+
+
+def start_card_checkout(user: User, plan_key: Any, billing_period: Any, brand_ids: Any) -> str:
+    """Create the pending subscription and its payment, open the hosted checkout and return its address."""
+    older_checkouts = _open_card_payments(user)
+    subscription = subscriptions.create_pending(user, plan_key, billing_period, brand_ids)
+    payment = Payment(
+        user_id=user.id,
+        subscription_id=subscription.id,
+        amount=subscription.plan.price(subscription.billing_period),
+        currency=current_app.config["CURRENCY"],
+        status="pending",
+        method="card",
+        billing_period=subscription.billing_period,
+    )
+    db.session.add(payment)
+    db.session.flush()
+    base_url = current_app.config["BASE_URL"]
+    payment.checkout_session_id, url = stripe_gateway.create_checkout_session(
+        subscription,
+        payment,
+        success_url=f"{base_url}/subscription?checkout=success",
+        cancel_url=f"{base_url}/subscription?checkout=cancelled",
+        customer_email=user.email,
+    )
+    _abandon(older_checkouts)
+    db.session.flush()
+    capture(str(user.id), "checkout_started", _payment_properties(payment, subscription))
+    return url
+
+
+def _open_card_payments(user: User) -> list[Payment]:
+    return list(
+        db.session.scalars(
+            sa.select(Payment).where(Payment.user_id == user.id, Payment.method == "card", Payment.status == "pending")
+        )
+    )
+
+
+def _abandon(payments: list[Payment]) -> None:
+    """A new checkout replaces the older ones: close them here and at the provider, so only one can be paid."""
+    for payment in payments:
+        payment.status = "expired"
+        if payment.checkout_session_id:
+            stripe_gateway.expire_checkout_session(payment.checkout_session_id)
+
+
+# Provider notifications
+
+
+def handle_webhook_event(event: dict[str, Any]) -> str:
+    """Apply a verified provider event once; return "handled", "ignored" (unknown type) or "duplicate"."""
+    if not _first_delivery(event["id"], event["type"]):
+        return "duplicate"
+    handler = EVENT_HANDLERS.get(event["type"])
+    if handler is None:
+        return "ignored"
+    handler(event["data"]["object"])
+    return "handled"
+
+
+def _first_delivery(event_id: str, event_type: str) -> bool:
+    if db.session.get(ProviderEvent, event_id) is not None:
+        return False
+    try:
+        with db.session.begin_nested():
+            db.session.add(ProviderEvent(id=event_id, type=event_type))
+    except IntegrityError:
+        return False  # a concurrent delivery of the same event got there first
+    return True
+
+
+def _checkout_completed(session: dict[str, Any]) -> None:
+    payment = _payment_for_session(session)
+    # Card checkouts are paid when they complete; other methods settle later (async_payment_succeeded).
+    if payment is None or session.get("payment_status") not in PAID_SESSION_STATES:
+        return
+    if payment.status in COMPLETABLE_STATUSES:
+        _complete(payment, session.get("payment_intent"))
+
+
+def _complete(payment: Payment, payment_intent_id: str | None) -> None:
+    payment.status = "completed"
+    payment.paid_at = utcnow()
+    payment.payment_intent_id = payment_intent_id or payment.payment_intent_id
+    db.session.flush()
+    subscription = payment.subscription
+    activated = subscription is not None and subscription.status == "pending"
+    if activated:
+        subscriptions.activate(subscription)
+    else:
+        # Paid for a checkout the user had already replaced or that had lapsed: never revive it behind their back.
+        log.warning(
+            "payment %s completed but its subscription is %s; refund or activate it by hand",
+            payment.id,
+            subscription.status if subscription else "gone",
+        )
+    _report(payment, "payment_success", activated=activated)
+    if activated:
+        _email(payment, "payment_success", end_date=subscription.end_date)
+
+
+def _checkout_expired(session: dict[str, Any]) -> None:
+    payment = _payment_for_session(session)
+    if payment is None:
+        return
+    if payment.status in ("pending", "failed"):
+        payment.status = "expired"
+    if payment.subscription is not None:
+        subscriptions.expire_pending(payment.subscription)
+    db.session.flush()
+
+
+def _checkout_async_failed(session: dict[str, Any]) -> None:
+    payment = _payment_for_session(session)
+    if payment is None:
+        return
+    if payment.subscription is not None:
+        subscriptions.expire_pending(payment.subscription)
+    _fail(payment, session.get("payment_intent"))
+
+
+def _payment_intent_failed(intent: dict[str, Any]) -> None:
+    payment = _payment_for_intent(intent)
+    if payment is not None:
+        # The subscription stays pending: the customer may try another card on the same checkout page.
+        _fail(payment, intent["id"])
+
+
+def _fail(payment: Payment, payment_intent_id: str | None) -> None:
+    if payment.status != "pending":
+        return
+    payment.status = "failed"
+    payment.payment_intent_id = payment_intent_id or payment.payment_intent_id
+    db.session.flush()
+    _report(payment, "payment_failed")
+    _email(payment, "payment_failed")
+
+
+EVENT_HANDLERS: dict[str, Callable[[dict[str, Any]], None]] = {
+    "checkout.session.completed": _checkout_completed,
+    "checkout.session.async_payment_succeeded": _checkout_completed,
+    "checkout.session.expired": _checkout_expired,
+    "checkout.session.async_payment_failed": _checkout_async_failed,
+    "payment_intent.payment_failed": _payment_intent_failed,
+}
+
+
+def _payment_for_session(session: dict[str, Any]) -> Payment | None:
+    payment = db.session.scalar(sa.select(Payment).where(Payment.checkout_session_id == session["id"]))
+    if payment is None:
+        log.warning("card provider event for an unknown checkout session; ignored")
+    return payment
+
+
+def _payment_for_intent(intent: dict[str, Any]) -> Payment | None:
+    payment = db.session.scalar(sa.select(Payment).where(Payment.payment_intent_id == intent["id"]))
+    if payment is None:
+        payment = _payment_by_id((intent.get("metadata") or {}).get("payment_id"))
+    if payment is None:
+        log.warning("card provider event for an unknown payment intent; ignored")
+    return payment
+
+
+def _payment_by_id(value: Any) -> Payment | None:
+    try:
+        return db.session.get(Payment, uuid.UUID(str(value)))
+    except ValueError:
+        return None
+
+
+def _report(payment: Payment, event: str, **extra: Any) -> None:
+    if payment.user_id is not None:
+        capture(str(payment.user_id), event, {**_payment_properties(payment, payment.subscription), **extra})
+
+
+def _payment_properties(payment: Payment, subscription: Subscription | None) -> dict[str, Any]:
+    """Funnel properties: the amount in kuruş and never $revenue, which only subscription_activated carries."""
+    return {
+        "amount": payment.amount,
+        "currency": payment.currency,
+        "plan": subscription.plan.key if subscription else None,
+        "billing_period": payment.billing_period,
+        "method": payment.method,
+    }
+
+
+def _email(payment: Payment, template: str, **context: Any) -> None:
+    user = db.session.get(User, payment.user_id) if payment.user_id else None
+    if user is None:
+        return
+    send_email(
+        user.email,
+        template,
+        name=user.name,
+        plan_name=payment.subscription.plan.name if payment.subscription else "",
+        amount=payment.amount,
+        **context,
+    )

@@ -1,0 +1,134 @@
+"""The card provider (Stripe): the only module that talks to it. Provider failures become one clear refusal."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import stripe
+from flask import Flask, current_app
+from flask_babel import gettext as _
+
+from app.billing.models import Payment, Subscription
+from app.core.errors import ApiError
+
+log = logging.getLogger(__name__)
+
+EXTENSION_KEY = "stripe_client"
+Result = TypeVar("Result")
+
+
+def init_app(app: Flask) -> None:
+    """Give the app its own client, so two apps in one process (tests) never share a base address or key."""
+    base = app.config.get("STRIPE_API_BASE")
+    app.extensions[EXTENSION_KEY] = stripe.StripeClient(
+        app.config.get("STRIPE_SECRET_KEY") or "sk_unset",
+        base_addresses={"api": base} if base else {},
+    )
+
+
+def create_checkout_session(
+    subscription: Subscription, payment: Payment, success_url: str, cancel_url: str, customer_email: str
+) -> tuple[str, str]:
+    """Open a hosted checkout for `payment`; return the session id and the address to send the customer to."""
+    ids = {"subscription_id": str(subscription.id), "payment_id": str(payment.id)}
+    params = {
+        "mode": "payment",
+        "line_items": [
+            {
+                "quantity": 1,
+                "price_data": {
+                    "currency": payment.currency.lower(),
+                    "unit_amount": payment.amount,
+                    "product_data": {"name": _product_name(subscription)},
+                },
+            }
+        ],
+        "success_url": success_url,
+        "cancel_url": cancel_url,
+        "client_reference_id": str(subscription.id),
+        "customer_email": customer_email,
+        "metadata": ids,
+        # The payment intent carries the ids too, so a failed-payment event can be matched to our row.
+        "payment_intent_data": {"metadata": ids},
+    }
+    options = {"idempotency_key": f"checkout-{payment.id}"}
+    session = _call("create checkout session", lambda: _client().v1.checkout.sessions.create(params, options))
+    return session.id, session.url
+
+
+def expire_checkout_session(session_id: str) -> bool:
+    """Close an open checkout so it can no longer be paid; False when the provider refuses (e.g. already paid)."""
+    try:
+        _call("expire checkout session", lambda: _client().v1.checkout.sessions.expire(session_id))
+    except ApiError:
+        return False
+    return True
+
+
+def receipt_url_for(payment_intent_id: str) -> str | None:
+    """The provider-hosted receipt of the payment intent's latest charge, if it has one."""
+    intent = _call(
+        "retrieve payment intent",
+        lambda: _client().v1.payment_intents.retrieve(payment_intent_id, {"expand": ["latest_charge"]}),
+    )
+    charge = intent.latest_charge
+    return getattr(charge, "receipt_url", None) if charge and not isinstance(charge, str) else None
+
+
+def refund(payment_intent_id: str, amount: int | None, metadata: dict[str, str]) -> Any:
+    """Refund `amount` kuruş (everything when None) of the payment intent; return the provider's refund."""
+    params: dict[str, Any] = {"payment_intent": payment_intent_id, "metadata": metadata}
+    if amount is not None:
+        params["amount"] = amount
+    return _call("create refund", lambda: _client().v1.refunds.create(params))
+
+
+def parse_webhook(raw_body: bytes, signature: str | None) -> dict[str, Any]:
+    """Verify the provider's signature over the raw body and return the event; refuse anything unsigned."""
+    secret = current_app.config.get("STRIPE_WEBHOOK_SECRET")
+    if not secret:
+        # An empty secret would accept a signature anyone can compute.
+        log.error("card webhook refused: STRIPE_WEBHOOK_SECRET is not configured")
+        raise _invalid_signature()
+    try:
+        event = stripe.Webhook.construct_event(raw_body, signature, secret)
+    except (stripe.SignatureVerificationError, ValueError) as error:
+        log.warning("card webhook refused: %s", type(error).__name__)
+        raise _invalid_signature() from error
+    return event.to_dict()
+
+
+def _invalid_signature() -> ApiError:
+    return ApiError("invalid_signature", _("The notification's signature could not be verified."), 400)
+
+
+def _client() -> stripe.StripeClient:
+    return current_app.extensions[EXTENSION_KEY]
+
+
+def _call(operation: str, request: Callable[[], Result]) -> Result:
+    try:
+        return request()
+    except stripe.StripeError as error:
+        # Only the error's kind and ids: its message may quote request parameters.
+        log.warning(
+            "card provider call '%s' failed: %s (status %s, code %s, request %s)",
+            operation,
+            type(error).__name__,
+            error.http_status,
+            error.code,
+            error.request_id,
+        )
+        raise ApiError(
+            "payment_provider_error",
+            _("The payment service could not be reached. Please try again in a few minutes."),
+            502,
+        ) from error
+
+
+def _product_name(subscription: Subscription) -> str:
+    if subscription.billing_period == "yearly":
+        return _("Parça Bul %(plan)s, yearly", plan=subscription.plan.name)
+    return _("Parça Bul %(plan)s, monthly", plan=subscription.plan.name)

@@ -1,0 +1,103 @@
+"""Billing fixtures: the seeded brands and plans, and subscriptions made directly in any state."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+import sqlalchemy as sa
+
+from app.billing import seed
+from app.billing.models import Brand, Plan, Subscription
+from app.billing.sandbox import StripeSandbox
+from app.core.db import utcnow
+from app.extensions import db
+from tests.support.fake_posthog import FakePostHog
+from tests.support.payments import WEBHOOK_SECRET
+
+
+class Catalog:
+    """The seeded plans by key and the active brands by name order."""
+
+    def __init__(self) -> None:
+        self.plans = {plan.key: plan for plan in db.session.scalars(sa.select(Plan))}
+        self.brands = list(db.session.scalars(sa.select(Brand).where(Brand.active).order_by(Brand.name)))
+
+    def brand_ids(self, count: int) -> list[int]:
+        return [brand.id for brand in self.brands[:count]]
+
+    @property
+    def all_brand_ids(self) -> list[int]:
+        return [brand.id for brand in self.brands]
+
+
+@pytest.fixture
+def billing_catalog(app) -> Catalog:  # noqa: ANN001
+    """Brands and plans as `flask seed` writes them, inside the test transaction."""
+    seed.brands()
+    seed.plans()
+    db.session.commit()
+    return Catalog()
+
+
+@pytest.fixture
+def make_subscription(billing_catalog):  # noqa: ANN001, ANN201
+    """Factory: `make_subscription(user, status, plan_key="single", billing_period="monthly", days_left=20)`.
+
+    Live and ended states get dates; the brand set matches the plan (every brand for the Full plan).
+    """
+
+    def make(user, status: str, plan_key: str = "single", billing_period: str = "monthly", days_left: int = 20):  # noqa: ANN001, ANN202
+        plan = billing_catalog.plans[plan_key]
+        brands = billing_catalog.brands if plan.is_full else billing_catalog.brands[: plan.brand_count]
+        subscription = Subscription(
+            user_id=user.id, plan=plan, status=status, billing_period=billing_period, brands=list(brands)
+        )
+        if status != "pending":
+            now = utcnow()
+            subscription.start_date = now - timedelta(days=10)
+            subscription.end_date = now + timedelta(days=days_left)
+        if status == "cancelled":
+            subscription.cancelled_at = utcnow()
+        db.session.add(subscription)
+        db.session.commit()
+        return subscription
+
+    return make
+
+
+# --- card payments -----------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def stripe_sandbox():  # noqa: ANN201
+    sandbox = StripeSandbox(webhook_secret=WEBHOOK_SECRET).start()
+    yield sandbox
+    sandbox.stop()
+
+
+@pytest.fixture
+def posthog():  # noqa: ANN201
+    fake = FakePostHog()
+    yield fake
+    fake.stop()
+
+
+@pytest.fixture
+def card_app(make_app, stripe_sandbox, posthog):  # noqa: ANN001, ANN201
+    """An app whose real stripe SDK talks to the sandbox and whose analytics reach the fake PostHog."""
+    return make_app(
+        STRIPE_SECRET_KEY="sk_test_x",
+        STRIPE_WEBHOOK_SECRET=WEBHOOK_SECRET,
+        STRIPE_API_BASE=stripe_sandbox.url,
+        CHECKOUT_ORIGIN=stripe_sandbox.url,
+        BASE_URL="http://localhost",
+        POSTHOG_API_KEY="phc_test",
+        POSTHOG_HOST=posthog.url,
+        ANALYTICS_SYNC=True,
+    )
+
+
+@pytest.fixture
+def card_client(card_app):  # noqa: ANN001, ANN201
+    return card_app.test_client()
