@@ -216,3 +216,27 @@ def link_token(body: str) -> str:
     match = re.search(r"token=([A-Za-z0-9_\-]+)", body)
     assert match, body
     return match.group(1)
+
+
+# --- fakes of outside services ---------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def posthog():  # noqa: ANN201
+    """A local PostHog endpoint; build the app with POSTHOG_HOST=posthog.url and ANALYTICS_SYNC=True."""
+    from tests.support.fake_posthog import FakePostHog
+
+    fake = FakePostHog()
+    yield fake
+    fake.stop()
+
+
+@pytest.fixture
+def stripe_sandbox():  # noqa: ANN201
+    """The Stripe sandbox, signing its webhooks with tests.support.payments.WEBHOOK_SECRET."""
+    from app.billing.sandbox import StripeSandbox
+    from tests.support.payments import WEBHOOK_SECRET
+
+    sandbox = StripeSandbox(webhook_secret=WEBHOOK_SECRET).start()
+    yield sandbox
+    sandbox.stop()

@@ -4,14 +4,6 @@ import pytest
 
 from app.analytics.services import capture
 from app.extensions import db
-from tests.support.fake_posthog import FakePostHog
-
-
-@pytest.fixture
-def posthog():
-    fake = FakePostHog()
-    yield fake
-    fake.stop()
 
 
 @pytest.fixture

@@ -9,10 +9,8 @@ import sqlalchemy as sa
 
 from app.billing import seed
 from app.billing.models import Brand, Plan, Subscription
-from app.billing.sandbox import StripeSandbox
 from app.core.db import utcnow
 from app.extensions import db
-from tests.support.fake_posthog import FakePostHog
 from tests.support.payments import WEBHOOK_SECRET
 
 
@@ -67,20 +65,6 @@ def make_subscription(billing_catalog):  # noqa: ANN001, ANN201
 
 
 # --- card payments -----------------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def stripe_sandbox():  # noqa: ANN201
-    sandbox = StripeSandbox(webhook_secret=WEBHOOK_SECRET).start()
-    yield sandbox
-    sandbox.stop()
-
-
-@pytest.fixture
-def posthog():  # noqa: ANN201
-    fake = FakePostHog()
-    yield fake
-    fake.stop()
 
 
 @pytest.fixture

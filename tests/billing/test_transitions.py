@@ -11,7 +11,6 @@ from app.billing.models import SUBSCRIPTION_STATUSES, Payment, Plan, Subscriptio
 from app.core.db import utcnow
 from app.core.errors import ApiError
 from app.extensions import db
-from tests.support.fake_posthog import FakePostHog
 
 
 def other_states(*allowed: str) -> list[str]:
@@ -135,13 +134,6 @@ def test_activation_is_refused_for(user, make_subscription, status):
 
     refused(lambda: subscriptions.activate(subscription))
     assert subscription.status == status
-
-
-@pytest.fixture
-def posthog():
-    fake = FakePostHog()
-    yield fake
-    fake.stop()
 
 
 @pytest.fixture

@@ -7,21 +7,13 @@ import pytest
 from werkzeug.serving import make_server
 
 from app.billing import seed
-from app.billing.sandbox import StripeSandbox
 from app.extensions import db
+from tests.support.payments import WEBHOOK_SECRET
 
 pytestmark = [pytest.mark.e2e, pytest.mark.no_isolation]
 
 PASSWORD = "triger-kayisi-9"
-WEBHOOK_SECRET = "whsec_e2e"
 BRANDS = ("Audi", "BMW", "Fiat")
-
-
-@pytest.fixture
-def stripe_sandbox():  # noqa: ANN201
-    sandbox = StripeSandbox(webhook_secret=WEBHOOK_SECRET).start()
-    yield sandbox
-    sandbox.stop()
 
 
 @pytest.fixture
