@@ -104,6 +104,8 @@ def from_env(environ: os._Environ[str] | dict[str, str] | None = None) -> dict:
         "CHECKOUT_ORIGIN": env.get("CHECKOUT_ORIGIN", "https://checkout.stripe.com"),
         "POSTHOG_API_KEY": env.get("POSTHOG_API_KEY", ""),
         "POSTHOG_HOST": env.get("POSTHOG_HOST", "https://eu.i.posthog.com"),
+        "VPIC_BASE_URL": env.get("VPIC_BASE_URL", "https://vpic.nhtsa.dot.gov/api"),
+        "VPIC_TIMEOUT_MS": int(env.get("VPIC_TIMEOUT_MS", "5000") or 5000),
         "SIGN_IN_RATE_LIMIT": env.get("SIGN_IN_RATE_LIMIT", "10 per minute;50 per hour"),
         "WTF_CSRF_TIME_LIMIT": None,
     }
