@@ -20,6 +20,7 @@ from app.core.security import init_form_csrf, init_security_headers
 from app.core.seed import register_seed_command
 from app.core.translate_cli import register_translate_commands
 from app.extensions import db, limiter, migrate, redis_store
+from app.sources.cli import register_sources_commands
 
 # Each domain's blueprints, in registration order.
 BLUEPRINTS = [
@@ -72,6 +73,7 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     register_error_handlers(app)
     register_seed_command(app, SEED_STEPS)
     register_translate_commands(app)
+    register_sources_commands(app)
     return app
 
 

@@ -18,6 +18,7 @@ from dotenv import load_dotenv
 from app.billing.sandbox import StripeSandbox
 from app.config import PROJECT_ROOT
 from app.core import embedded_redis
+from app.sources.sandbox.vpic import VpicSandbox
 
 WEBHOOK_PATH = "/api/payments/card/webhook"
 SANDBOX_SECRET_KEY = "sk_test_sandbox"  # noqa: S105 - not a secret: the sandbox accepts any key
@@ -50,6 +51,16 @@ def start_payment_sandbox(host: str, port: str) -> StripeSandbox | None:
         CHECKOUT_ORIGIN=sandbox.url,
     )
     print(f"card payments go to the sandbox on {sandbox.url} (no real money)", flush=True)
+    return sandbox
+
+
+def start_vin_decoder_sandbox() -> VpicSandbox | None:
+    """With no VPIC_BASE_URL, answer the public VIN decoder's calls from the sandbox, never the internet."""
+    if os.environ.get("VPIC_BASE_URL"):
+        return None
+    sandbox = VpicSandbox().start()
+    os.environ["VPIC_BASE_URL"] = sandbox.url
+    print(f"the public VIN decoder is the sandbox on {sandbox.url}", flush=True)
     return sandbox
 
 
@@ -95,14 +106,14 @@ def main() -> int:
     if not os.environ.get("REDIS_URL"):
         os.environ["REDIS_URL"] = embedded_redis.shared_url()
     host, port = os.environ.get("HOST", "127.0.0.1"), os.environ.get("PORT", "5000")
-    sandbox = start_payment_sandbox(host, port)
+    sandboxes = [sandbox for sandbox in (start_payment_sandbox(host, port), start_vin_decoder_sandbox()) if sandbox]
     prepare_database()
     children = {}
     for name, command in child_commands(host, port).items():
         children[name] = subprocess.Popen(command, cwd=PROJECT_ROOT)  # noqa: S603 - argv built here, no input
     print(f"Parça Bul is running on http://{host}:{port} (Ctrl-C stops it)", flush=True)
     exit_code = supervise(children)
-    if sandbox is not None:
+    for sandbox in sandboxes:
         sandbox.stop()
     return exit_code
 
