@@ -18,6 +18,7 @@ from dotenv import load_dotenv
 from app.billing.sandbox import StripeSandbox
 from app.config import PROJECT_ROOT
 from app.core import embedded_redis
+from app.sources.sandbox.catapi_server import SANDBOX_PASSWORD, SANDBOX_USERNAME, CatapiSandbox
 from app.sources.sandbox.vpic import VpicSandbox
 
 WEBHOOK_PATH = "/api/payments/card/webhook"
@@ -64,6 +65,21 @@ def start_vin_decoder_sandbox() -> VpicSandbox | None:
     return sandbox
 
 
+def start_catapi_sandbox() -> CatapiSandbox | None:
+    """With no CATAPI_BASE_URLS, serve the catalog API (its proxies and token service) from the sandbox."""
+    if os.environ.get("CATAPI_BASE_URLS"):
+        return None
+    sandbox = CatapiSandbox().start()
+    os.environ.update(
+        CATAPI_BASE_URLS=",".join(sandbox.urls),
+        CATAPI_TOKEN_URL=sandbox.token_url,
+        CATAPI_USERNAME=SANDBOX_USERNAME,
+        CATAPI_PASSWORD=SANDBOX_PASSWORD,
+    )
+    print(f"the catalog API is the sandbox behind {len(sandbox.urls)} local proxies", flush=True)
+    return sandbox
+
+
 def child_commands(host: str, port: str) -> dict[str, list[str]]:
     python = sys.executable
     return {
@@ -106,7 +122,8 @@ def main() -> int:
     if not os.environ.get("REDIS_URL"):
         os.environ["REDIS_URL"] = embedded_redis.shared_url()
     host, port = os.environ.get("HOST", "127.0.0.1"), os.environ.get("PORT", "5000")
-    sandboxes = [sandbox for sandbox in (start_payment_sandbox(host, port), start_vin_decoder_sandbox()) if sandbox]
+    started = (start_payment_sandbox(host, port), start_catapi_sandbox(), start_vin_decoder_sandbox())
+    sandboxes = [sandbox for sandbox in started if sandbox is not None]
     prepare_database()
     children = {}
     for name, command in child_commands(host, port).items():

@@ -6,8 +6,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from app.sources.base import VinSource
+from app.sources.catapi import CatapiSettings, CatapiSource
 from app.sources.vin_api import VinApiSettings, VinApiSource
 
 
 def vin_sources(config: Mapping[str, Any]) -> list[VinSource]:
-    return [VinApiSource(VinApiSettings.from_config(config))]
+    """Catalog sources first (a source without settings is left out), then the public decoder."""
+    sources: list[VinSource] = []
+    catapi = CatapiSettings.from_config(config)
+    if catapi.base_urls:
+        sources.append(CatapiSource(catapi))
+    sources.append(VinApiSource(VinApiSettings.from_config(config)))
+    return sources

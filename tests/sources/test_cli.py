@@ -31,3 +31,23 @@ def test_check_reports_unknown_vins_and_failures(runner, vpic):
 
     assert "wmi        ZZZ: unknown make" in result.output
     assert re.search(r"vin_api\s+failure\s+\d+ ms  HTTPError", result.output)
+
+
+def test_check_asks_the_catalog_api_when_it_is_configured(app, runner, vpic, monkeypatch):
+    from app.sources.sandbox.catapi_server import SANDBOX_PASSWORD, SANDBOX_USERNAME, CatapiSandbox
+
+    catapi = CatapiSandbox().start()
+    monkeypatch.setitem(app.config, "CATAPI_BASE_URLS", ",".join(catapi.urls))
+    monkeypatch.setitem(app.config, "CATAPI_TOKEN_URL", catapi.token_url)
+    monkeypatch.setitem(app.config, "CATAPI_USERNAME", SANDBOX_USERNAME)
+    monkeypatch.setitem(app.config, "CATAPI_PASSWORD", SANDBOX_PASSWORD)
+    try:
+        golf = runner.invoke(args=["sources", "check", "WVWZZZAUZHW100001"])
+        corolla = runner.invoke(args=["sources", "check", "NMTKZ3BE70R100003"])
+    finally:
+        catapi.stop()
+
+    assert re.search(r"catapi\s+one\s+\d+ ms", golf.output), golf.output
+    assert "Golf" in golf.output
+    assert re.search(r"catapi\s+candidates\s+\d+ ms", corolla.output), corolla.output
+    assert corolla.output.count("- Toyota Corolla") == 2
