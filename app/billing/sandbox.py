@@ -21,9 +21,10 @@ import requests
 from markupsafe import escape
 from werkzeug.exceptions import HTTPException, NotFound, Unauthorized
 from werkzeug.routing import Map, Rule
-from werkzeug.serving import make_server
 from werkzeug.utils import redirect
 from werkzeug.wrappers import Request, Response
+
+from app.core.loopback import LoopbackServer
 
 log = logging.getLogger(__name__)
 
@@ -102,24 +103,19 @@ class StripeSandbox:
         self.charges: dict[str, dict] = {}
         self.refunds: dict[str, dict] = {}
         self._lock = threading.Lock()
-        self._server = make_server(host, port, self.wsgi, threaded=True)
-        self._thread = threading.Thread(
-            target=self._server.serve_forever, kwargs={"poll_interval": 0.1}, name="stripe-sandbox", daemon=True
-        )
+        self._server = LoopbackServer(self.wsgi, host=host, port=port, name="stripe-sandbox")
 
     @property
     def url(self) -> str:
-        host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}"
+        return self._server.url
 
     def start(self) -> StripeSandbox:
-        self._thread.start()
+        self._server.start()
         log.info("card payment sandbox listening on %s", self.url)
         return self
 
     def stop(self) -> None:
-        self._server.shutdown()
-        self._server.server_close()
+        self._server.stop()
 
     # --- the WSGI side --------------------------------------------------------------------------------------
 

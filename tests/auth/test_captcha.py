@@ -2,12 +2,11 @@
 
 import json
 import socket
-import threading
 
 import pytest
-from werkzeug.serving import make_server
 from werkzeug.wrappers import Request, Response
 
+from app.core.loopback import LoopbackServer
 from tests.conftest import PASSWORD, outbox
 
 SECRET = "captcha-secret"
@@ -20,9 +19,8 @@ class FakeSiteverify:
 
     def __init__(self) -> None:
         self.calls: list[dict] = []
-        self.server = make_server("127.0.0.1", 0, self.wsgi)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        self.url = f"http://127.0.0.1:{self.server.server_port}/siteverify"
+        self.server = LoopbackServer(self.wsgi, name="fake-siteverify").start()
+        self.url = f"{self.server.url}/siteverify"
 
     @Request.application
     def wsgi(self, request: Request) -> Response:
@@ -36,8 +34,7 @@ class FakeSiteverify:
 def siteverify():
     fake = FakeSiteverify()
     yield fake
-    fake.server.shutdown()
-    fake.server.server_close()
+    fake.server.stop()
 
 
 @pytest.fixture

@@ -3,22 +3,19 @@
 from __future__ import annotations
 
 import os
-import threading
 
 import pytest
-from werkzeug.serving import make_server
+
+from app.core.loopback import LoopbackServer
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 
 
 @pytest.fixture
 def live_server(app):  # noqa: ANN001, ANN201
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    server.server_close()
+    server = LoopbackServer(app, name="live-server").start()
+    yield server.url
+    server.stop()
 
 
 @pytest.fixture

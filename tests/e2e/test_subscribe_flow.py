@@ -1,12 +1,11 @@
 """Subscribing with a card in a real browser: plans, the hosted checkout (the Stripe sandbox), and back active."""
 
-import threading
 import uuid
 
 import pytest
-from werkzeug.serving import make_server
 
 from app.billing import seed
+from app.core.loopback import LoopbackServer
 from app.extensions import db
 from tests.support.payments import WEBHOOK_SECRET
 
@@ -29,14 +28,12 @@ def card_live_server(make_app, stripe_sandbox):  # noqa: ANN001, ANN201
         seed.brands()
         seed.plans()
         db.session.commit()
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    url = f"http://127.0.0.1:{server.server_port}"
+    server = LoopbackServer(app, name="live-server").start()
+    url = server.url
     app.config["BASE_URL"] = url  # the provider's return addresses: known only once the port is
     stripe_sandbox.webhook_url = url + "/api/payments/card/webhook"
     yield url
-    server.shutdown()
-    server.server_close()
+    server.stop()
 
 
 def register(page, live_server: str) -> None:  # noqa: ANN001

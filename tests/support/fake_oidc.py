@@ -10,7 +10,6 @@ import base64
 import hashlib
 import json
 import secrets
-import threading
 import time
 from typing import Any
 from urllib.parse import urlencode
@@ -21,8 +20,9 @@ from joserfc import jwt
 from joserfc.jwk import RSAKey
 from werkzeug.datastructures import Authorization
 from werkzeug.routing import Map, Rule
-from werkzeug.serving import WSGIRequestHandler, make_server
 from werkzeug.wrappers import Request, Response
+
+from app.core.loopback import LoopbackServer
 
 KEY_ID = "fake-oidc-key"
 DEFAULT_USER = {"sub": "fake-subject-1", "email": "usta@example.com", "email_verified": True, "name": "Usta Bayi"}
@@ -34,11 +34,6 @@ def _signing_key() -> RSAKey:
         serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
     )
     return RSAKey.import_key(pem, parameters={"kid": KEY_ID, "use": "sig", "alg": "RS256"})
-
-
-class _QuietHandler(WSGIRequestHandler):
-    def log_request(self, *_args: object) -> None:
-        """Keep test output free of one access-log line per provider call."""
 
 
 def _s256(verifier: str) -> str:
@@ -71,14 +66,13 @@ class FakeOidcProvider:
                 Rule("/userinfo", endpoint="userinfo"),
             ]
         )
-        self._server = make_server("127.0.0.1", 0, self._wsgi, threaded=True, request_handler=_QuietHandler)
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._server = LoopbackServer(self._wsgi, name="fake-oidc", quiet=True)
 
     # --- lifecycle ---------------------------------------------------------------------------------------------
 
     @property
     def issuer(self) -> str:
-        return f"http://127.0.0.1:{self._server.server_port}"
+        return self._server.url
 
     @property
     def discovery_url(self) -> str:
@@ -91,13 +85,11 @@ class FakeOidcProvider:
         self.id_token_overrides = {}
 
     def __enter__(self) -> FakeOidcProvider:
-        self._thread.start()
+        self._server.start()
         return self
 
     def __exit__(self, *_exc: object) -> None:
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join(timeout=5)
+        self._server.stop()
 
     # --- endpoints ---------------------------------------------------------------------------------------------
 

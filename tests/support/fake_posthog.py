@@ -4,18 +4,17 @@ from __future__ import annotations
 
 import gzip
 import json
-import threading
 
-from werkzeug.serving import make_server
 from werkzeug.wrappers import Request, Response
+
+from app.core.loopback import LoopbackServer
 
 
 class FakePostHog:
     def __init__(self) -> None:
         self.events: list[dict] = []
-        self.server = make_server("127.0.0.1", 0, self.wsgi, threaded=True)
-        self.url = f"http://127.0.0.1:{self.server.server_port}"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.server = LoopbackServer(self.wsgi, name="fake-posthog").start()
+        self.url = self.server.url
 
     @Request.application
     def wsgi(self, request: Request) -> Response:
@@ -30,5 +29,4 @@ class FakePostHog:
         return [item for item in self.events if item.get("event") == event]
 
     def stop(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        self.server.stop()

@@ -19,9 +19,9 @@ from typing import Any
 
 from werkzeug.exceptions import HTTPException, NotFound
 from werkzeug.routing import Map, Rule
-from werkzeug.serving import BaseWSGIServer, make_server
 from werkzeug.wrappers import Request, Response
 
+from app.core.loopback import LoopbackServer
 from app.sources.sandbox.catalog import DEFAULT_SEED, Category, SandboxCatalog, SchemaPicture, Vehicle, sandbox_catalog
 from app.sources.sandbox.schema_image import render_schema_png
 
@@ -106,9 +106,9 @@ class CatapiSandbox:
         self._lock = threading.Lock()
         self._stopping = threading.Event()
         self._noise = random.Random(seed)  # for error_rate only
-        self._auth = make_server(host, 0, self._wsgi_for("auth", self._auth_app), threaded=True)
+        self._auth = LoopbackServer(self._wsgi_for("auth", self._auth_app), host=host, name="catapi-token")
         self._proxies = [
-            make_server(host, 0, self._wsgi_for(f"proxy-{index}", self._proxy_app(index)), threaded=True)
+            LoopbackServer(self._wsgi_for(f"proxy-{index}", self._proxy_app(index)), host=host, name="catapi-proxy")
             for index in range(proxies)
         ]
 
@@ -116,25 +116,22 @@ class CatapiSandbox:
 
     @property
     def urls(self) -> list[str]:
-        return [_base_url(server) for server in self._proxies]
+        return [server.url for server in self._proxies]
 
     @property
     def token_url(self) -> str:
-        return f"{_base_url(self._auth)}/token"
+        return f"{self._auth.url}/token"
 
     def start(self) -> CatapiSandbox:
         for server in (self._auth, *self._proxies):
-            threading.Thread(
-                target=server.serve_forever, kwargs={"poll_interval": 0.1}, name="catapi-sandbox", daemon=True
-            ).start()
+            server.start()
         log.info("catapi sandbox: token service %s, proxies %s", self.token_url, ", ".join(self.urls))
         return self
 
     def stop(self) -> None:
         self._stopping.set()  # wakes any request sleeping in a hang
         for server in (self._auth, *self._proxies):
-            server.shutdown()
-            server.server_close()
+            server.stop()
 
     # --- what tests look at or do ------------------------------------------------------------------------------
 
@@ -310,11 +307,6 @@ class CatapiSandbox:
 
 
 # --- JSON shapes ---------------------------------------------------------------------------------------------------
-
-
-def _base_url(server: BaseWSGIServer) -> str:
-    host, port = server.server_address[:2]
-    return f"http://{host}:{port}"
 
 
 def _page(request: Request, items: list[dict]) -> Response:

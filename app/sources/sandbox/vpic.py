@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import json
 import random
-import threading
 import time
 from dataclasses import dataclass
 
 from werkzeug.routing import Map, Rule
-from werkzeug.serving import make_server
 from werkzeug.wrappers import Request, Response
 
+from app.core.loopback import LoopbackServer
 from app.sources import wmi
 
 # What vPIC says of the VINs the sandbox knows in full; other VINs get the make only (as vPIC does for a known WMI).
@@ -44,16 +43,15 @@ class VpicSandbox:
         self.requests = 0
         self._random = random.Random(seed)
         self._routes = Map([Rule("/api/vehicles/DecodeVinValues/<vin>", endpoint="decode")])
-        self._server = make_server("127.0.0.1", 0, self.wsgi, threaded=True)
-        self.url = f"http://127.0.0.1:{self._server.server_port}/api"
+        self._server = LoopbackServer(self.wsgi, name="vpic-sandbox")
+        self.url = f"{self._server.url}/api"
 
     def start(self) -> VpicSandbox:
-        threading.Thread(target=self._server.serve_forever, name="vpic-sandbox", daemon=True).start()
+        self._server.start()
         return self
 
     def stop(self) -> None:
-        self._server.shutdown()
-        self._server.server_close()
+        self._server.stop()
 
     @Request.application
     def wsgi(self, request: Request) -> Response:

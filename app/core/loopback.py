@@ -1,0 +1,40 @@
+"""A WSGI app served from a daemon thread on a loopback port: the sandboxes, the test fakes, live test servers."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+
+from werkzeug.serving import WSGIRequestHandler, make_server
+
+
+class _QuietHandler(WSGIRequestHandler):
+    def log_request(self, *args, **kwargs) -> None:  # noqa: ANN002, ANN003
+        pass
+
+
+class LoopbackServer:
+    def __init__(
+        self, wsgi_app: Callable, *, host: str = "127.0.0.1", port: int = 0, name: str = "loopback", quiet: bool = False
+    ) -> None:
+        handler = _QuietHandler if quiet else None
+        self._server = make_server(host, port, wsgi_app, threaded=True, request_handler=handler)
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.1}, name=name, daemon=True
+        )
+
+    @property
+    def port(self) -> int:
+        return self._server.server_port
+
+    @property
+    def url(self) -> str:
+        return f"http://{self._server.host}:{self.port}"
+
+    def start(self) -> LoopbackServer:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
