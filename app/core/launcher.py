@@ -19,6 +19,9 @@ from app.billing.sandbox import StripeSandbox
 from app.config import PROJECT_ROOT
 from app.core import embedded_redis
 from app.sources.sandbox.catapi_server import SANDBOX_PASSWORD, SANDBOX_USERNAME, CatapiSandbox
+from app.sources.sandbox.portal_server import SANDBOX_PASSWORD as PORTAL_SECRET
+from app.sources.sandbox.portal_server import SANDBOX_USERNAME as PORTAL_USER
+from app.sources.sandbox.portal_server import PortalSandbox
 from app.sources.sandbox.vpic import VpicSandbox
 
 WEBHOOK_PATH = "/api/payments/card/webhook"
@@ -52,6 +55,16 @@ def start_payment_sandbox(host: str, port: str) -> StripeSandbox | None:
         CHECKOUT_ORIGIN=sandbox.url,
     )
     print(f"card payments go to the sandbox on {sandbox.url} (no real money)", flush=True)
+    return sandbox
+
+
+def start_portal_sandbox() -> PortalSandbox | None:
+    """With no PORTAL_BASE_URL, serve the dealer portal (login and all) from the sandbox."""
+    if os.environ.get("PORTAL_BASE_URL"):
+        return None
+    sandbox = PortalSandbox().start()
+    os.environ.update(PORTAL_BASE_URL=sandbox.url, PORTAL_USERNAME=PORTAL_USER, PORTAL_PASSWORD=PORTAL_SECRET)
+    print(f"the dealer portal is the sandbox on {sandbox.url}", flush=True)
     return sandbox
 
 
@@ -122,7 +135,12 @@ def main() -> int:
     if not os.environ.get("REDIS_URL"):
         os.environ["REDIS_URL"] = embedded_redis.shared_url()
     host, port = os.environ.get("HOST", "127.0.0.1"), os.environ.get("PORT", "5000")
-    started = (start_payment_sandbox(host, port), start_catapi_sandbox(), start_vin_decoder_sandbox())
+    started = (
+        start_payment_sandbox(host, port),
+        start_catapi_sandbox(),
+        start_portal_sandbox(),
+        start_vin_decoder_sandbox(),
+    )
     sandboxes = [sandbox for sandbox in started if sandbox is not None]
     prepare_database()
     children = {}

@@ -7,6 +7,7 @@ from typing import Any
 
 from app.sources.base import VinSource
 from app.sources.catapi import CatapiSettings, CatapiSource
+from app.sources.portal import PortalSettings, PortalSource
 from app.sources.vin_api import VinApiSettings, VinApiSource
 
 
@@ -16,5 +17,8 @@ def vin_sources(config: Mapping[str, Any]) -> list[VinSource]:
     catapi = CatapiSettings.from_config(config)
     if catapi.base_urls:
         sources.append(CatapiSource(catapi))
+    portal = PortalSettings.from_config(config)
+    if portal.base_url:
+        sources.append(PortalSource(portal))
     sources.append(VinApiSource(VinApiSettings.from_config(config)))
     return sources

@@ -51,3 +51,21 @@ def test_check_asks_the_catalog_api_when_it_is_configured(app, runner, vpic, mon
     assert "Golf" in golf.output
     assert re.search(r"catapi\s+candidates\s+\d+ ms", corolla.output), corolla.output
     assert corolla.output.count("- Toyota Corolla") == 2
+
+
+def test_check_asks_the_portal_when_it_is_configured(app, runner, vpic, monkeypatch):
+    from app.sources.sandbox.portal_server import SANDBOX_PASSWORD, SANDBOX_USERNAME, PortalSandbox
+
+    portal = PortalSandbox().start()
+    monkeypatch.setitem(app.config, "PORTAL_BASE_URL", portal.url)
+    monkeypatch.setitem(app.config, "PORTAL_USERNAME", SANDBOX_USERNAME)
+    monkeypatch.setitem(app.config, "PORTAL_PASSWORD", SANDBOX_PASSWORD)
+    try:
+        bmw = runner.invoke(args=["sources", "check", "WBA8E9G50GNU00004"])
+        honda = runner.invoke(args=["sources", "check", "1HGCM82633A004352"])
+    finally:
+        portal.stop()
+
+    assert re.search(r"portal\s+one\s+\d+ ms", bmw.output), bmw.output
+    assert "BMW 3" in bmw.output
+    assert re.search(r"portal\s+none\s+\d+ ms", honda.output), honda.output  # not routed: answered without a call
