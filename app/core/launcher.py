@@ -22,6 +22,7 @@ from app.sources.sandbox.catapi_server import SANDBOX_PASSWORD, SANDBOX_USERNAME
 from app.sources.sandbox.portal_server import SANDBOX_PASSWORD as PORTAL_SECRET
 from app.sources.sandbox.portal_server import SANDBOX_USERNAME as PORTAL_USER
 from app.sources.sandbox.portal_server import PortalSandbox
+from app.sources.sandbox.scrape_server import ScrapeSandbox
 from app.sources.sandbox.vpic import VpicSandbox
 
 WEBHOOK_PATH = "/api/payments/card/webhook"
@@ -65,6 +66,16 @@ def start_portal_sandbox() -> PortalSandbox | None:
     sandbox = PortalSandbox().start()
     os.environ.update(PORTAL_BASE_URL=sandbox.url, PORTAL_USERNAME=PORTAL_USER, PORTAL_PASSWORD=PORTAL_SECRET)
     print(f"the dealer portal is the sandbox on {sandbox.url}", flush=True)
+    return sandbox
+
+
+def start_scrape_sandbox() -> ScrapeSandbox | None:
+    """With no SCRAPE_BASE_URL, serve the public web catalog from the sandbox."""
+    if os.environ.get("SCRAPE_BASE_URL"):
+        return None
+    sandbox = ScrapeSandbox().start()
+    os.environ["SCRAPE_BASE_URL"] = sandbox.url
+    print(f"the public web catalog is the sandbox on {sandbox.url}", flush=True)
     return sandbox
 
 
@@ -138,6 +149,7 @@ def main() -> int:
     started = (
         start_payment_sandbox(host, port),
         start_catapi_sandbox(),
+        start_scrape_sandbox(),
         start_portal_sandbox(),
         start_vin_decoder_sandbox(),
     )

@@ -38,4 +38,9 @@ def register_sources_commands(app: Flask) -> None:
             routed = "portal: " + (info.portal_service if info.routed_to_portal() else "not routed")
             click.echo(f"wmi        {info.wmi}: {info.brand} ({info.country or '?'}), {routed}")
         for source in vin_sources(current_app.config):
-            click.echo("\n".join(describe(source.lookup_vin(vin))))
+            try:
+                click.echo("\n".join(describe(source.lookup_vin(vin))))
+            finally:
+                close = getattr(source, "close", None)  # the scrape source may hold a headless browser
+                if close is not None:
+                    close()

@@ -8,6 +8,7 @@ from typing import Any
 from app.sources.base import VinSource
 from app.sources.catapi import CatapiSettings, CatapiSource
 from app.sources.portal import PortalSettings, PortalSource
+from app.sources.scrape import ScrapeSettings, ScrapeSource
 from app.sources.vin_api import VinApiSettings, VinApiSource
 
 
@@ -17,6 +18,9 @@ def vin_sources(config: Mapping[str, Any]) -> list[VinSource]:
     catapi = CatapiSettings.from_config(config)
     if catapi.base_urls:
         sources.append(CatapiSource(catapi))
+    scrape = ScrapeSettings.from_config(config)
+    if scrape.base_url:
+        sources.append(ScrapeSource(scrape))
     portal = PortalSettings.from_config(config)
     if portal.base_url:
         sources.append(PortalSource(portal))

@@ -69,3 +69,17 @@ def test_check_asks_the_portal_when_it_is_configured(app, runner, vpic, monkeypa
     assert re.search(r"portal\s+one\s+\d+ ms", bmw.output), bmw.output
     assert "BMW 3" in bmw.output
     assert re.search(r"portal\s+none\s+\d+ ms", honda.output), honda.output  # not routed: answered without a call
+
+
+def test_check_asks_the_web_catalog_when_it_is_configured(app, runner, vpic, monkeypatch):
+    from app.sources.sandbox.scrape_server import ScrapeSandbox
+
+    scrape = ScrapeSandbox().start()
+    monkeypatch.setitem(app.config, "SCRAPE_BASE_URL", scrape.url)
+    try:
+        clio = runner.invoke(args=["sources", "check", "VF1RFB00X56100002"])
+    finally:
+        scrape.stop()
+
+    assert re.search(r"scrape\s+one\s+\d+ ms", clio.output), clio.output
+    assert "Renault Clio" in clio.output

@@ -1,0 +1,307 @@
+"""A stand-in for the 'scrape' public HTML catalog on loopback, built from the shared sandbox catalog (English names).
+
+Pages: /brands, /brand/<brand>/ (vehicles), /vehicle/<code>/ (groups), /vehicle/<code>/group/<group_id>/ (parts
+table), /search?vin= (candidate list) and /wizard/<brand>?step=&body=&engine=... (parameter options). Every page
+wraps its content in `<main data-page="...">`, which is what the adapter looks for.
+
+`faults` can be changed while it runs: latency, 5xx noise, broken HTML, a JavaScript-only shell (content rendered in
+the browser from an inline JSON blob) and a "checking your browser" challenge that a small script passes by setting
+a cookie and reloading.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import random
+import secrets
+import threading
+from dataclasses import dataclass, field
+from html import escape
+
+from werkzeug.exceptions import HTTPException, NotFound
+from werkzeug.routing import Map, Rule
+from werkzeug.wrappers import Request, Response
+
+from app.core.loopback import LoopbackServer
+from app.sources.sandbox.catalog import DEFAULT_SEED, CarListing, SandboxCatalog, Vehicle, sandbox_catalog
+
+log = logging.getLogger(__name__)
+
+# A VIN the scrape catalog answers with two cars (the shared VIN table has none such for scrape).
+VIN_SCRAPE_SEVERAL = "NMTKZ3BE70R200005"
+EXTRA_VINS: dict[str, tuple[str, ...]] = {VIN_SCRAPE_SEVERAL: ("toyota-corolla-hybrid", "toyota-corolla-petrol")}
+
+WIZARD_STEPS = ("body", "engine", "gearbox", "year")
+CLEARANCE_COOKIE = "pb_clearance"
+
+URLS = Map(
+    [
+        Rule("/brands", endpoint="brands"),
+        Rule("/brand/<brand>/", endpoint="vehicles"),
+        Rule("/vehicle/<code>/", endpoint="groups"),
+        Rule("/vehicle/<code>/group/<group_id>/", endpoint="parts"),
+        Rule("/search", endpoint="search"),
+        Rule("/wizard/<brand>", endpoint="wizard"),
+    ],
+    strict_slashes=False,
+)
+
+
+@dataclass
+class ScrapeFaults:
+    latency_ms: int = 0
+    error_rate: float = 0.0  # share of pages answered 503
+    garbage: bool = False  # pages answer 200 with broken HTML that has none of the expected structure
+    js_only: bool = False  # pages are an empty shell that a script fills from an inline JSON blob
+    challenge: bool = False  # pages without the clearance cookie answer a "checking your browser" page
+
+
+@dataclass(frozen=True)
+class RecordedCall:
+    path: str
+    status: int
+    user_agent: str
+
+
+@dataclass
+class _State:
+    calls: list[RecordedCall] = field(default_factory=list)
+
+
+def catalog_code(vehicle: Vehicle) -> str:
+    """The scrape catalog's own code for a vehicle, e.g. REN-BH."""
+    return f"{vehicle.catalog_id[:3].upper()}-{vehicle.model_code}"
+
+
+def _attrs(values: dict[str, object]) -> str:
+    return " ".join(f'{key}="{escape(str(value))}"' for key, value in values.items() if value is not None)
+
+
+def _page(kind: str, title: str, body: str) -> str:
+    return (
+        f'<!doctype html><html><head><meta charset="utf-8"><title>{escape(title)}</title></head>'
+        f'<body><main data-page="{kind}"><h1>{escape(title)}</h1>{body}</main></body></html>'
+    )
+
+
+class ScrapeSandbox:
+    def __init__(self, seed: int = DEFAULT_SEED, faults: ScrapeFaults | None = None, host: str = "127.0.0.1") -> None:
+        self.seed = seed
+        self.catalog: SandboxCatalog = sandbox_catalog(seed)
+        self.faults = faults or ScrapeFaults()
+        self.clearance = secrets.token_hex(8)
+        self._by_code = {catalog_code(vehicle): vehicle for vehicle in self.catalog.vehicles}
+        self._state = _State()
+        self._lock = threading.Lock()
+        self._stopping = threading.Event()
+        self._noise = random.Random(seed)
+        self._server = LoopbackServer(self._wsgi, host=host, name="scrape-sandbox")
+
+    # --- lifecycle ---------------------------------------------------------------------------------------------
+
+    @property
+    def url(self) -> str:
+        return self._server.url
+
+    def start(self) -> ScrapeSandbox:
+        self._server.start()
+        log.info("scrape sandbox on %s", self.url)
+        return self
+
+    def stop(self) -> None:
+        self._stopping.set()
+        self._server.stop()
+
+    def calls(self, path_prefix: str = "") -> list[RecordedCall]:
+        with self._lock:
+            return [call for call in self._state.calls if call.path.startswith(path_prefix)]
+
+    def reset(self) -> None:
+        with self._lock:
+            self._state = _State()
+        self.faults = ScrapeFaults()
+
+    def vehicle(self, code: str) -> Vehicle:
+        return self._by_code[code]
+
+    def cars_for_vin(self, vin: str) -> tuple[Vehicle, ...]:
+        vin = vin.strip().upper()
+        if vin in EXTRA_VINS:
+            return tuple(self.catalog.vehicle(key) for key in EXTRA_VINS[vin])
+        return self.catalog.cars_for_vin(vin, "scrape")
+
+    # --- WSGI ----------------------------------------------------------------------------------------------------
+
+    @Request.application
+    def _wsgi(self, request: Request) -> Response:
+        state = self._state
+        response = self._handle(request)
+        with self._lock:
+            state.calls.append(RecordedCall(request.path, response.status_code, request.user_agent.string))
+        return response
+
+    def _handle(self, request: Request) -> Response:
+        faults = self.faults
+        if faults.latency_ms:
+            self._stopping.wait(faults.latency_ms / 1000)
+        if faults.error_rate and self._noise.random() < faults.error_rate:
+            return _html("<html><body><h1>503 Service Unavailable</h1></body></html>", 503)
+        if faults.challenge and request.cookies.get(CLEARANCE_COOKIE) != self.clearance:
+            return _html(self._challenge_page(), 403)
+        if faults.garbage:
+            return _html("<html><body><div class='content'><p>Temporarily unavaila<td><tr></body", 200)
+        try:
+            endpoint, args = URLS.bind_to_environ(request.environ).match()
+            html = getattr(self, f"_{endpoint}")(request, **args)
+        except (NotFound, LookupError):
+            return _html(_page("not-found", "Not found", "<p>No such page.</p>"), 404)
+        except HTTPException as error:
+            return _html(_page("error", "Bad request", ""), error.code or 400)
+        return _html(_js_shell(html) if faults.js_only else html)
+
+    def _challenge_page(self) -> str:
+        return (
+            "<!doctype html><html><head><title>Just a moment...</title></head><body>"
+            "<div id='challenge'><h1>Checking your browser before accessing the catalog</h1>"
+            "<noscript>Please enable JavaScript and cookies to continue.</noscript></div>"
+            f"<script>setTimeout(function () {{ document.cookie = '{CLEARANCE_COOKIE}={self.clearance}; path=/';"
+            " location.reload(); }, 150);</script></body></html>"
+        )
+
+    # --- pages ---------------------------------------------------------------------------------------------------
+
+    def _brands(self, _request: Request) -> str:
+        brands = {vehicle.catalog_id: vehicle.brand for vehicle in self.catalog.vehicles}
+        items = "".join(
+            f'<li class="brand" data-brand="{escape(key)}"><a href="/brand/{escape(key)}/">{escape(name)}</a></li>'
+            for key, name in sorted(brands.items())
+        )
+        return _page("brands", "Brands", f'<ul id="brands">{items}</ul>')
+
+    def _vehicles(self, _request: Request, brand: str) -> str:
+        vehicles = self._vehicles_of(brand)
+        rows = "".join(
+            f"<tr {_attrs(_vehicle_attrs(vehicle))}>"
+            f'<td class="name"><a href="/vehicle/{catalog_code(vehicle)}/">{escape(vehicle.name)}</a></td>'
+            f"<td>{vehicle.year}</td><td>{escape(vehicle.engine)}</td></tr>"
+            for vehicle in vehicles
+        )
+        return _page("vehicles", f"{vehicles[0].brand} vehicles", f'<table id="vehicles"><tbody>{rows}</tbody></table>')
+
+    def _groups(self, _request: Request, code: str) -> str:
+        vehicle = self.vehicle(code)
+        items = []
+        for category in vehicle.all_categories():
+            for schema in category.schemas:
+                attrs = {"class": "group", "data-group-id": schema.code, "data-category": category.name_en}
+                href = f"/vehicle/{code}/group/{schema.code}/"
+                items.append(f'<li {_attrs(attrs)}><a href="{href}">{escape(schema.title_en)}</a></li>')
+        return _page("groups", vehicle.name, f'<ul id="groups" data-catalog-code="{code}">{"".join(items)}</ul>')
+
+    def _parts(self, _request: Request, code: str, group_id: str) -> str:
+        vehicle = self.vehicle(code)
+        schema = vehicle.schema(group_id)
+        if schema is None:
+            raise LookupError(group_id)
+        rows = "".join(
+            f'<tr class="part{" unavailable" if part.unavailable else ""}">'
+            f'<td class="oem">{escape(part.oem)}</td><td class="name">{escape(part.name_en)}</td>'
+            f'<td class="pos">{escape(part.position or "")}</td>'
+            f'<td class="remark">{escape(part.remark or "")}</td></tr>'
+            for part in schema.parts
+        )
+        table = (
+            f'<table id="parts" data-group-id="{escape(schema.code)}"><thead><tr><th>OEM</th><th>Name</th>'
+            f"<th>Pos.</th><th>Remark</th></tr></thead><tbody>{rows}</tbody></table>"
+        )
+        return _page("parts", schema.title_en, table)
+
+    def _search(self, request: Request) -> str:
+        vin = request.args.get("vin", "").strip().upper()
+        vehicles = self.cars_for_vin(vin)
+        items = "".join(
+            f"<div {_attrs({**_vehicle_attrs(vehicle), 'class': 'candidate', 'data-index': index})}"
+            f' data-session="{_session(vin, vehicle)}"><span>{escape(vehicle.name)}</span></div>'
+            for index, vehicle in enumerate(vehicles)
+        )
+        empty = "" if vehicles else '<p class="empty">No vehicle found for this VIN.</p>'
+        return _page("search", f"VIN {vin}", f'<div id="results" data-count="{len(vehicles)}">{items}{empty}</div>')
+
+    def _wizard(self, request: Request, brand: str) -> str:
+        vehicles = self._vehicles_of(brand)
+        selected = {step: request.args[step] for step in WIZARD_STEPS if request.args.get(step)}
+        step = request.args.get("step") or next((item for item in WIZARD_STEPS if item not in selected), "")
+        if step and step not in WIZARD_STEPS:
+            raise LookupError(step)
+        matches = [
+            (vehicle, listing)
+            for vehicle in vehicles
+            for listing in vehicle.listings
+            if all(_listing_value(vehicle, listing, key) == value for key, value in selected.items())
+        ]
+        options = sorted({_listing_value(vehicle, listing, step) for vehicle, listing in matches}) if step else []
+        option_items = "".join(
+            f'<li class="option" data-value="{escape(value)}">{escape(value)}</li>' for value in options
+        )
+        match_items = "".join(
+            f'<li class="match" data-catalog-code="{catalog_code(vehicle)}" data-car-id="{listing.car_id}"'
+            f' data-year="{listing.year}" data-engine="{escape(listing.engine)}">{escape(listing.name)}</li>'
+            for vehicle, listing in matches
+        )
+        chosen = "".join(
+            f'<li class="selected" data-key="{key}" data-value="{escape(value)}">{escape(value)}</li>'
+            for key, value in selected.items()
+        )
+        body = (
+            f'<div id="wizard" data-brand="{escape(brand)}" data-step="{step}">'
+            f'<ul id="selected">{chosen}</ul><ul id="options">{option_items}</ul>'
+            f'<ul id="matches">{match_items}</ul></div>'
+        )
+        return _page("wizard", f"{vehicles[0].brand} wizard", body)
+
+    def _vehicles_of(self, brand: str) -> list[Vehicle]:
+        vehicles = [vehicle for vehicle in self.catalog.vehicles if vehicle.catalog_id == brand.lower()]
+        if not vehicles:
+            raise LookupError(brand)
+        return vehicles
+
+
+def _listing_value(vehicle: Vehicle, listing: CarListing, key: str) -> str:
+    return {"body": vehicle.body, "engine": listing.engine, "gearbox": listing.gearbox, "year": str(listing.year)}[key]
+
+
+def _vehicle_attrs(vehicle: Vehicle) -> dict[str, object]:
+    return {
+        "class": "vehicle",
+        "data-catalog-code": catalog_code(vehicle),
+        "data-car-id": vehicle.car_id,
+        "data-brand": vehicle.brand,
+        "data-model": vehicle.model,
+        "data-name": vehicle.name,
+        "data-criteria": vehicle.criteria,
+        **{f"data-param-{key.lower()}": value for key, value in vehicle.parameters.items()},
+    }
+
+
+def _session(vin: str, vehicle: Vehicle) -> str:
+    digest = hashlib.sha256(f"{vin}/{vehicle.key}".encode()).hexdigest()[:16]
+    return f"ssd:{catalog_code(vehicle)}:{digest}"
+
+
+def _js_shell(html: str) -> str:
+    """The same page as an empty shell plus the content as JSON, rendered by a script in the browser."""
+    start, end = html.index("<main"), html.index("</main>") + len("</main>")
+    blob = json.dumps({"html": html[start:end]}).replace("</", "<\\/")
+    return (
+        f"{html[:start]}<div id='app'></div><noscript>This catalog needs JavaScript.</noscript>"
+        f"<script id='page-data' type='application/json'>{blob}</script>"
+        "<script>setTimeout(function () { var data = JSON.parse(document.getElementById('page-data').textContent);"
+        " document.getElementById('app').innerHTML = data.html; }, 50);</script>"
+        f"{html[end:]}"
+    )
+
+
+def _html(body: str, status: int = 200) -> Response:
+    return Response(body, status=status, mimetype="text/html")
