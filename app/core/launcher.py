@@ -19,6 +19,7 @@ from app.billing.sandbox import StripeSandbox
 from app.config import PROJECT_ROOT
 from app.core import embedded_redis
 from app.sources.sandbox.catapi_server import SANDBOX_PASSWORD, SANDBOX_USERNAME, CatapiSandbox
+from app.sources.sandbox.knobs import apply_fault_settings
 from app.sources.sandbox.portal_server import SANDBOX_PASSWORD as PORTAL_SECRET
 from app.sources.sandbox.portal_server import SANDBOX_USERNAME as PORTAL_USER
 from app.sources.sandbox.portal_server import PortalSandbox
@@ -64,6 +65,7 @@ def start_portal_sandbox() -> PortalSandbox | None:
     if os.environ.get("PORTAL_BASE_URL"):
         return None
     sandbox = PortalSandbox().start()
+    apply_fault_settings(sandbox.faults, "portal")
     os.environ.update(PORTAL_BASE_URL=sandbox.url, PORTAL_USERNAME=PORTAL_USER, PORTAL_PASSWORD=PORTAL_SECRET)
     print(f"the dealer portal is the sandbox on {sandbox.url}", flush=True)
     return sandbox
@@ -74,6 +76,7 @@ def start_scrape_sandbox() -> ScrapeSandbox | None:
     if os.environ.get("SCRAPE_BASE_URL"):
         return None
     sandbox = ScrapeSandbox().start()
+    apply_fault_settings(sandbox.faults, "scrape")
     os.environ["SCRAPE_BASE_URL"] = sandbox.url
     print(f"the public web catalog is the sandbox on {sandbox.url}", flush=True)
     return sandbox
@@ -84,6 +87,7 @@ def start_vin_decoder_sandbox() -> VpicSandbox | None:
     if os.environ.get("VPIC_BASE_URL"):
         return None
     sandbox = VpicSandbox().start()
+    apply_fault_settings(sandbox.faults, "vpic")
     os.environ["VPIC_BASE_URL"] = sandbox.url
     print(f"the public VIN decoder is the sandbox on {sandbox.url}", flush=True)
     return sandbox
@@ -94,6 +98,7 @@ def start_catapi_sandbox() -> CatapiSandbox | None:
     if os.environ.get("CATAPI_BASE_URLS"):
         return None
     sandbox = CatapiSandbox().start()
+    apply_fault_settings(sandbox.faults, "catapi")
     os.environ.update(
         CATAPI_BASE_URLS=",".join(sandbox.urls),
         CATAPI_TOKEN_URL=sandbox.token_url,
