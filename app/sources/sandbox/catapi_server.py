@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
-import random
 import secrets
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -22,7 +20,8 @@ from werkzeug.routing import Map, Rule
 from werkzeug.wrappers import Request, Response
 
 from app.core.loopback import LoopbackServer
-from app.sources.sandbox.catalog import DEFAULT_SEED, Category, SandboxCatalog, SchemaPicture, Vehicle, sandbox_catalog
+from app.sources.sandbox.catalog import DEFAULT_SEED, Category, SchemaPicture, Vehicle
+from app.sources.sandbox.common import Sandbox
 from app.sources.sandbox.schema_image import render_schema_png
 
 log = logging.getLogger(__name__)
@@ -86,7 +85,7 @@ def _error(message: str, status: int) -> Response:
     return _json({"code": status, "message": message}, status)
 
 
-class CatapiSandbox:
+class CatapiSandbox(Sandbox):
     """The fake catapi: `urls` are the proxy base URLs, `token_url` the token service."""
 
     def __init__(
@@ -98,14 +97,9 @@ class CatapiSandbox:
         password: str = SANDBOX_PASSWORD,
         host: str = "127.0.0.1",
     ) -> None:
-        self.seed = seed
-        self.catalog: SandboxCatalog = sandbox_catalog(seed)
-        self.faults = faults or CatapiFaults()
+        super().__init__(seed, faults or CatapiFaults())
         self._credentials = (username, password)
         self._state = _State()
-        self._lock = threading.Lock()
-        self._stopping = threading.Event()
-        self._noise = random.Random(seed)  # for error_rate only
         self._auth = LoopbackServer(self._wsgi_for("auth", self._auth_app), host=host, name="catapi-token")
         self._proxies = [
             LoopbackServer(self._wsgi_for(f"proxy-{index}", self._proxy_app(index)), host=host, name="catapi-proxy")
@@ -182,10 +176,10 @@ class CatapiSandbox:
             faults = self.faults
             if index in faults.failing_proxies:
                 return Response("<html><body>502 Bad Gateway</body></html>", status=502, mimetype="text/html")
-            self._stopping.wait(faults.latency_ms / 1000)
+            self._pause(faults.latency_ms / 1000)
             if faults.hang or index in faults.hanging_proxies:
-                self._stopping.wait(faults.hang_seconds)
-            if faults.error_rate and self._noise.random() < faults.error_rate:
+                self._pause(faults.hang_seconds)
+            if self._unlucky():
                 return _error("Upstream temporarily unavailable", 503)
             return self._route(request)
 

@@ -12,10 +12,8 @@ from __future__ import annotations
 import html
 import json
 import logging
-import random
 import re
 import secrets
-import threading
 import time
 import zlib
 from collections.abc import Callable
@@ -24,15 +22,13 @@ from typing import Any
 
 from werkzeug.wrappers import Request, Response
 
-from app.core.loopback import LoopbackServer
 from app.sources.sandbox.catalog import (
     DEFAULT_SEED,
     CatalogPart,
-    SandboxCatalog,
     SchemaPicture,
     Vehicle,
-    sandbox_catalog,
 )
+from app.sources.sandbox.common import SingleServerSandbox
 from app.sources.wmi import PORTAL_SERVICES
 
 log = logging.getLogger(__name__)
@@ -86,8 +82,10 @@ def service_of(vehicle: Vehicle) -> str | None:
     return PORTAL_SERVICES.get(vehicle.catalog_id)
 
 
-class PortalSandbox:
+class PortalSandbox(SingleServerSandbox):
     """The fake dealer portal: `url` is its base address."""
+
+    server_name = "portal-sandbox"
 
     def __init__(
         self,
@@ -97,34 +95,13 @@ class PortalSandbox:
         password: str = SANDBOX_PASSWORD,
         host: str = "127.0.0.1",
     ) -> None:
-        self.seed = seed
-        self.catalog: SandboxCatalog = sandbox_catalog(seed)
-        self.faults = faults or PortalFaults()
+        super().__init__(seed, faults or PortalFaults(), host)
         self._credentials = (username, password)
         self._state = _State()
-        self._lock = threading.Lock()
-        self._stopping = threading.Event()
-        self._noise = random.Random(seed)
         self._shapes = {
             vehicle.key: {schema.code: index for index, schema in enumerate(vehicle.all_schemas())}
             for vehicle in self.catalog.vehicles
         }
-        self._server = LoopbackServer(self._wsgi, host=host, name="portal-sandbox")
-
-    # --- lifecycle ---------------------------------------------------------------------------------------------
-
-    @property
-    def url(self) -> str:
-        return self._server.url
-
-    def start(self) -> PortalSandbox:
-        self._server.start()
-        log.info("portal sandbox: %s", self.url)
-        return self
-
-    def stop(self) -> None:
-        self._stopping.set()
-        self._server.stop()
 
     # --- what tests look at or do ------------------------------------------------------------------------------
 
@@ -158,12 +135,12 @@ class PortalSandbox:
 
     def _handle(self, request: Request) -> Response:
         faults = self.faults
-        self._stopping.wait(faults.latency_ms / 1000)
+        self._pause(faults.latency_ms / 1000)
         if request.path == "/login":
             return self._login(request)
         if not self._signed_in(request):
             return _redirect("/login")
-        if faults.error_rate and self._noise.random() < faults.error_rate:
+        if self._unlucky():
             return _page("Hata", "<h1>Servis geçici olarak kullanılamıyor</h1>", 503)
         if faults.garbage:
             return Response("<html><body>Bakım çalışması", status=200, mimetype="text/html")

@@ -14,9 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import random
 import secrets
-import threading
 from dataclasses import dataclass, field
 from html import escape
 
@@ -24,8 +22,8 @@ from werkzeug.exceptions import HTTPException, NotFound
 from werkzeug.routing import Map, Rule
 from werkzeug.wrappers import Request, Response
 
-from app.core.loopback import LoopbackServer
-from app.sources.sandbox.catalog import DEFAULT_SEED, CarListing, SandboxCatalog, Vehicle, sandbox_catalog
+from app.sources.sandbox.catalog import DEFAULT_SEED, CarListing, Vehicle
+from app.sources.sandbox.common import SingleServerSandbox
 
 log = logging.getLogger(__name__)
 
@@ -86,33 +84,14 @@ def _page(kind: str, title: str, body: str) -> str:
     )
 
 
-class ScrapeSandbox:
+class ScrapeSandbox(SingleServerSandbox):
+    server_name = "scrape-sandbox"
+
     def __init__(self, seed: int = DEFAULT_SEED, faults: ScrapeFaults | None = None, host: str = "127.0.0.1") -> None:
-        self.seed = seed
-        self.catalog: SandboxCatalog = sandbox_catalog(seed)
-        self.faults = faults or ScrapeFaults()
+        super().__init__(seed, faults or ScrapeFaults(), host)
         self.clearance = secrets.token_hex(8)
         self._by_code = {catalog_code(vehicle): vehicle for vehicle in self.catalog.vehicles}
         self._state = _State()
-        self._lock = threading.Lock()
-        self._stopping = threading.Event()
-        self._noise = random.Random(seed)
-        self._server = LoopbackServer(self._wsgi, host=host, name="scrape-sandbox")
-
-    # --- lifecycle ---------------------------------------------------------------------------------------------
-
-    @property
-    def url(self) -> str:
-        return self._server.url
-
-    def start(self) -> ScrapeSandbox:
-        self._server.start()
-        log.info("scrape sandbox on %s", self.url)
-        return self
-
-    def stop(self) -> None:
-        self._stopping.set()
-        self._server.stop()
 
     def calls(self, path_prefix: str = "") -> list[RecordedCall]:
         with self._lock:
@@ -144,9 +123,8 @@ class ScrapeSandbox:
 
     def _handle(self, request: Request) -> Response:
         faults = self.faults
-        if faults.latency_ms:
-            self._stopping.wait(faults.latency_ms / 1000)
-        if faults.error_rate and self._noise.random() < faults.error_rate:
+        self._pause(faults.latency_ms / 1000)
+        if self._unlucky():
             return _html("<html><body><h1>503 Service Unavailable</h1></body></html>", 503)
         if faults.challenge and request.cookies.get(CLEARANCE_COOKIE) != self.clearance:
             return _html(self._challenge_page(), 403)
