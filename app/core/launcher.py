@@ -18,10 +18,8 @@ from dotenv import load_dotenv
 from app.billing.sandbox import StripeSandbox
 from app.config import PROJECT_ROOT
 from app.core import embedded_redis
-from app.sources.sandbox.catapi_server import SANDBOX_PASSWORD, SANDBOX_USERNAME, CatapiSandbox
+from app.sources.sandbox.catapi_server import CatapiSandbox
 from app.sources.sandbox.knobs import apply_fault_settings
-from app.sources.sandbox.portal_server import SANDBOX_PASSWORD as PORTAL_SECRET
-from app.sources.sandbox.portal_server import SANDBOX_USERNAME as PORTAL_USER
 from app.sources.sandbox.portal_server import PortalSandbox
 from app.sources.sandbox.scrape_server import ScrapeSandbox
 from app.sources.sandbox.vpic import VpicSandbox
@@ -60,53 +58,27 @@ def start_payment_sandbox(host: str, port: str) -> StripeSandbox | None:
     return sandbox
 
 
-def start_portal_sandbox() -> PortalSandbox | None:
-    """With no PORTAL_BASE_URL, serve the dealer portal (login and all) from the sandbox."""
-    if os.environ.get("PORTAL_BASE_URL"):
-        return None
-    sandbox = PortalSandbox().start()
-    apply_fault_settings(sandbox.faults, "portal")
-    os.environ.update(PORTAL_BASE_URL=sandbox.url, PORTAL_USERNAME=PORTAL_USER, PORTAL_PASSWORD=PORTAL_SECRET)
-    print(f"the dealer portal is the sandbox on {sandbox.url}", flush=True)
-    return sandbox
+# (source, the setting that names a real upstream, sandbox class, what it stands in for)
+SOURCE_SANDBOXES = [
+    ("catapi", "CATAPI_BASE_URLS", CatapiSandbox, "the catalog API"),
+    ("scrape", "SCRAPE_BASE_URL", ScrapeSandbox, "the public web catalog"),
+    ("portal", "PORTAL_BASE_URL", PortalSandbox, "the dealer portal"),
+    ("vpic", "VPIC_BASE_URL", VpicSandbox, "the public VIN decoder"),
+]
 
 
-def start_scrape_sandbox() -> ScrapeSandbox | None:
-    """With no SCRAPE_BASE_URL, serve the public web catalog from the sandbox."""
-    if os.environ.get("SCRAPE_BASE_URL"):
-        return None
-    sandbox = ScrapeSandbox().start()
-    apply_fault_settings(sandbox.faults, "scrape")
-    os.environ["SCRAPE_BASE_URL"] = sandbox.url
-    print(f"the public web catalog is the sandbox on {sandbox.url}", flush=True)
-    return sandbox
-
-
-def start_vin_decoder_sandbox() -> VpicSandbox | None:
-    """With no VPIC_BASE_URL, answer the public VIN decoder's calls from the sandbox, never the internet."""
-    if os.environ.get("VPIC_BASE_URL"):
-        return None
-    sandbox = VpicSandbox().start()
-    apply_fault_settings(sandbox.faults, "vpic")
-    os.environ["VPIC_BASE_URL"] = sandbox.url
-    print(f"the public VIN decoder is the sandbox on {sandbox.url}", flush=True)
-    return sandbox
-
-
-def start_catapi_sandbox() -> CatapiSandbox | None:
-    """With no CATAPI_BASE_URLS, serve the catalog API (its proxies and token service) from the sandbox."""
-    if os.environ.get("CATAPI_BASE_URLS"):
-        return None
-    sandbox = CatapiSandbox().start()
-    apply_fault_settings(sandbox.faults, "catapi")
-    os.environ.update(
-        CATAPI_BASE_URLS=",".join(sandbox.urls),
-        CATAPI_TOKEN_URL=sandbox.token_url,
-        CATAPI_USERNAME=SANDBOX_USERNAME,
-        CATAPI_PASSWORD=SANDBOX_PASSWORD,
-    )
-    print(f"the catalog API is the sandbox behind {len(sandbox.urls)} local proxies", flush=True)
-    return sandbox
+def start_source_sandboxes() -> list:
+    """Answer every upstream source that has no settings from its sandbox, so `make run` never reaches the internet."""
+    started = []
+    for source, upstream_setting, sandbox_class, stands_for in SOURCE_SANDBOXES:
+        if os.environ.get(upstream_setting):
+            continue
+        sandbox = sandbox_class().start()
+        apply_fault_settings(sandbox.faults, source)
+        os.environ.update(sandbox.settings())
+        print(f"{stands_for} is the {source} sandbox on loopback", flush=True)
+        started.append(sandbox)
+    return started
 
 
 def child_commands(host: str, port: str) -> dict[str, list[str]]:
@@ -151,14 +123,10 @@ def main() -> int:
     if not os.environ.get("REDIS_URL"):
         os.environ["REDIS_URL"] = embedded_redis.shared_url()
     host, port = os.environ.get("HOST", "127.0.0.1"), os.environ.get("PORT", "5000")
-    started = (
-        start_payment_sandbox(host, port),
-        start_catapi_sandbox(),
-        start_scrape_sandbox(),
-        start_portal_sandbox(),
-        start_vin_decoder_sandbox(),
-    )
-    sandboxes = [sandbox for sandbox in started if sandbox is not None]
+    sandboxes = start_source_sandboxes()
+    payments = start_payment_sandbox(host, port)
+    if payments is not None:
+        sandboxes.append(payments)
     prepare_database()
     children = {}
     for name, command in child_commands(host, port).items():

@@ -7,10 +7,16 @@ import pytest
 from app.sources.sandbox.vpic import VpicSandbox
 
 
+def point_at(app, monkeypatch, sandbox) -> None:  # noqa: ANN001
+    """Configure the app's adapter for `sandbox` with the settings the sandbox itself gives (as `make run` does)."""
+    for name, value in sandbox.settings().items():
+        monkeypatch.setitem(app.config, name, value)
+
+
 @pytest.fixture
 def vpic(app, monkeypatch):
     sandbox = VpicSandbox().start()
-    monkeypatch.setitem(app.config, "VPIC_BASE_URL", sandbox.url)
+    point_at(app, monkeypatch, sandbox)
     yield sandbox
     sandbox.stop()
 
@@ -34,13 +40,10 @@ def test_check_reports_unknown_vins_and_failures(runner, vpic):
 
 
 def test_check_asks_the_catalog_api_when_it_is_configured(app, runner, vpic, monkeypatch):
-    from app.sources.sandbox.catapi_server import SANDBOX_PASSWORD, SANDBOX_USERNAME, CatapiSandbox
+    from app.sources.sandbox.catapi_server import CatapiSandbox
 
     catapi = CatapiSandbox().start()
-    monkeypatch.setitem(app.config, "CATAPI_BASE_URLS", ",".join(catapi.urls))
-    monkeypatch.setitem(app.config, "CATAPI_TOKEN_URL", catapi.token_url)
-    monkeypatch.setitem(app.config, "CATAPI_USERNAME", SANDBOX_USERNAME)
-    monkeypatch.setitem(app.config, "CATAPI_PASSWORD", SANDBOX_PASSWORD)
+    point_at(app, monkeypatch, catapi)
     try:
         golf = runner.invoke(args=["sources", "check", "WVWZZZAUZHW100001"])
         corolla = runner.invoke(args=["sources", "check", "NMTKZ3BE70R100003"])
@@ -54,12 +57,10 @@ def test_check_asks_the_catalog_api_when_it_is_configured(app, runner, vpic, mon
 
 
 def test_check_asks_the_portal_when_it_is_configured(app, runner, vpic, monkeypatch):
-    from app.sources.sandbox.portal_server import SANDBOX_PASSWORD, SANDBOX_USERNAME, PortalSandbox
+    from app.sources.sandbox.portal_server import PortalSandbox
 
     portal = PortalSandbox().start()
-    monkeypatch.setitem(app.config, "PORTAL_BASE_URL", portal.url)
-    monkeypatch.setitem(app.config, "PORTAL_USERNAME", SANDBOX_USERNAME)
-    monkeypatch.setitem(app.config, "PORTAL_PASSWORD", SANDBOX_PASSWORD)
+    point_at(app, monkeypatch, portal)
     try:
         bmw = runner.invoke(args=["sources", "check", "WBA8E9G50GNU00004"])
         honda = runner.invoke(args=["sources", "check", "1HGCM82633A004352"])
@@ -75,7 +76,7 @@ def test_check_asks_the_web_catalog_when_it_is_configured(app, runner, vpic, mon
     from app.sources.sandbox.scrape_server import ScrapeSandbox
 
     scrape = ScrapeSandbox().start()
-    monkeypatch.setitem(app.config, "SCRAPE_BASE_URL", scrape.url)
+    point_at(app, monkeypatch, scrape)
     try:
         clio = runner.invoke(args=["sources", "check", "VF1RFB00X56100002"])
     finally:

@@ -112,6 +112,16 @@ class CatapiSandbox(Sandbox):
     def urls(self) -> list[str]:
         return [server.url for server in self._proxies]
 
+    def settings(self) -> dict[str, str]:
+        """The settings that point the catapi adapter at this sandbox."""
+        username, password = self._credentials
+        return {
+            "CATAPI_BASE_URLS": ",".join(self.urls),
+            "CATAPI_TOKEN_URL": self.token_url,
+            "CATAPI_USERNAME": username,
+            "CATAPI_PASSWORD": password,
+        }
+
     @property
     def token_url(self) -> str:
         return f"{self._auth.url}/token"

@@ -103,6 +103,11 @@ class PortalSandbox(SingleServerSandbox):
             for vehicle in self.catalog.vehicles
         }
 
+    def settings(self) -> dict[str, str]:
+        """The settings that point the portal adapter at this sandbox."""
+        username, password = self._credentials
+        return {"PORTAL_BASE_URL": self.url, "PORTAL_USERNAME": username, "PORTAL_PASSWORD": password}
+
     # --- what tests look at or do ------------------------------------------------------------------------------
 
     def calls(self, path_prefix: str = "") -> list[RecordedCall]:

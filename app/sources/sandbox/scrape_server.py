@@ -93,6 +93,10 @@ class ScrapeSandbox(SingleServerSandbox):
         self._by_code = {catalog_code(vehicle): vehicle for vehicle in self.catalog.vehicles}
         self._state = _State()
 
+    def settings(self) -> dict[str, str]:
+        """The settings that point the scrape adapter at this sandbox."""
+        return {"SCRAPE_BASE_URL": self.url}
+
     def calls(self, path_prefix: str = "") -> list[RecordedCall]:
         with self._lock:
             return [call for call in self._state.calls if call.path.startswith(path_prefix)]

@@ -46,6 +46,10 @@ class VpicSandbox:
         self._server = LoopbackServer(self.wsgi, name="vpic-sandbox")
         self.url = f"{self._server.url}/api"
 
+    def settings(self) -> dict[str, str]:
+        """The settings that point the vin_api adapter at this sandbox."""
+        return {"VPIC_BASE_URL": self.url}
+
     def start(self) -> VpicSandbox:
         self._server.start()
         return self
