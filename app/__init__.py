@@ -36,6 +36,7 @@ BLUEPRINTS = [
     "app.billing.views:bp",
     "app.billing.payments_api:bp",
     "app.billing.payments_views:bp",
+    "app.vehicles.api:bp",
 ]
 
 MODEL_MODULES = [
@@ -43,6 +44,7 @@ MODEL_MODULES = [
     "app.auth.models",
     "app.notifications.models",
     "app.billing.models",
+    "app.vehicles.models",
 ]
 
 # Each domain's seed step ("module.function"), in the order `flask seed` runs them.

@@ -124,5 +124,10 @@ def from_env(environ: os._Environ[str] | dict[str, str] | None = None) -> dict:
         "VPIC_BASE_URL": env.get("VPIC_BASE_URL", "https://vpic.nhtsa.dot.gov/api"),
         "VPIC_TIMEOUT_MS": int(env.get("VPIC_TIMEOUT_MS", "5000") or 5000),
         "SIGN_IN_RATE_LIMIT": env.get("SIGN_IN_RATE_LIMIT", "10 per minute;50 per hour"),
+        "DECODE_BUDGET_SECONDS": float(env.get("DECODE_BUDGET_SECONDS", "25") or 25),
+        "PORTAL_BREAKER_THRESHOLD": int(env.get("PORTAL_BREAKER_THRESHOLD", "3") or 3),
+        "PORTAL_BREAKER_COOLDOWN_SECONDS": int(env.get("PORTAL_BREAKER_COOLDOWN_SECONDS", "30") or 30),
+        "VIN_PREVIEW_RATE_LIMIT": env.get("VIN_PREVIEW_RATE_LIMIT", "20 per minute;200 per day"),
+        "INTERNAL_API_TOKEN": env.get("INTERNAL_API_TOKEN", ""),
         "WTF_CSRF_TIME_LIMIT": None,
     }

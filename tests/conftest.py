@@ -240,3 +240,27 @@ def stripe_sandbox():  # noqa: ANN201
     sandbox = StripeSandbox(webhook_secret=WEBHOOK_SECRET).start()
     yield sandbox
     sandbox.stop()
+
+
+@pytest.fixture(scope="session")
+def _upstream_sandboxes():  # noqa: ANN202
+    from tests.support.upstreams import Upstreams
+
+    upstreams = Upstreams.start()
+    yield upstreams
+    upstreams.stop()
+
+
+@pytest.fixture
+def upstreams(app, _upstream_sandboxes, monkeypatch):  # noqa: ANN001, ANN201
+    """Every source's sandbox, reset, with the session app's adapters pointed at them (`make_app(**upstreams.settings)`
+    for another app)."""
+    from app.vehicles.race import IN_FLIGHT
+
+    _upstream_sandboxes.reset()
+    for name, value in _upstream_sandboxes.settings.items():
+        monkeypatch.setitem(app.config, name, value)
+    yield _upstream_sandboxes
+    # A decided race leaves its slower sources running; let them finish before the next test counts calls.
+    _upstream_sandboxes.reset()
+    IN_FLIGHT.wait_idle(timeout=10)

@@ -57,6 +57,11 @@ class VpicSandbox:
     def stop(self) -> None:
         self._server.stop()
 
+    def reset(self) -> None:
+        """Clear the faults and the request count, between tests."""
+        self.faults = VpicFaults()
+        self.requests = 0
+
     @Request.application
     def wsgi(self, request: Request) -> Response:
         self.requests += 1

@@ -1,0 +1,447 @@
+"""The decode orchestrator: validation, brand access, cache, lock, race, fallbacks, storage and the query log.
+
+`decode()` is the one entry point for the API, the page and the benchmarks. It commits its own work (vehicle,
+history link, query log, saved request) in one transaction, so a decode that ends in an error is still logged.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import sqlalchemy as sa
+from flask import current_app
+from flask_babel import gettext as _
+
+from app.accounts.models import User
+from app.billing.access import ensure_brand_access
+from app.billing.models import Brand
+from app.core.db import utcnow
+from app.core.errors import ApiError
+from app.extensions import db, queues, redis_store
+from app.sources import wmi
+from app.sources.base import Car, LookupResult, Outcome
+from app.vehicles import sources as source_pool
+from app.vehicles.breaker import CircuitBreaker
+from app.vehicles.cache import ResolveCache
+from app.vehicles.models import QueryLog, UserVehicle, Vehicle, VinRequest
+from app.vehicles.race import PortalGate, RaceReport, ask_within, run_race
+
+VIN_PATTERN = re.compile(r"[A-HJ-NPR-Z0-9]{17}")  # the VIN alphabet has no I, O or Q
+LOCK_POLL_SECONDS = 0.05
+
+StageListener = Callable[[str, str], None]
+
+
+def _ignore(_stage: str, _state: str) -> None:
+    return None
+
+
+# --- input -----------------------------------------------------------------------------------------------------
+
+
+def normalize_vin(raw: Any) -> str:
+    """Upper-case `raw` without spaces and dashes, or refuse it with a message that says what is wrong."""
+    if not isinstance(raw, str) or not raw.strip():
+        raise ApiError("invalid_vin", _("Enter the 17-character VIN."), 400)
+    vin = re.sub(r"[\s-]+", "", raw).upper()
+    if len(vin) != 17:
+        raise ApiError("invalid_vin", _("A VIN has 17 characters; this one has %(count)d.", count=len(vin)), 400)
+    if not VIN_PATTERN.fullmatch(vin):
+        raise ApiError("invalid_vin", _("A VIN holds only digits and letters other than I, O and Q."), 400)
+    return vin
+
+
+@dataclass(frozen=True)
+class Pick:
+    """The candidate a client chose from an earlier candidate list."""
+
+    catapi_car_id: str | None = None
+    scrape_car_index: int | None = None
+
+    @property
+    def source(self) -> str | None:
+        if self.catapi_car_id is not None:
+            return "catapi"
+        return "scrape" if self.scrape_car_index is not None else None
+
+    def choose(self, cars: list[Car]) -> Car | None:
+        if self.catapi_car_id is not None:
+            return next((car for car in cars if car.car_id == self.catapi_car_id), None)
+        index = self.scrape_car_index
+        return cars[index] if index is not None and 0 <= index < len(cars) else None
+
+
+# --- the answer --------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class DecodeAnswer:
+    """kind: vehicle, candidates, unknown, no_catalog, brand_unsupported or aborted."""
+
+    kind: str
+    vehicle: dict[str, Any] | None = None
+    source: str | None = None
+    cars: list[dict[str, Any]] = field(default_factory=list)
+    identified: str | None = None
+
+    def to_cache(self) -> dict[str, Any]:
+        return {key: value for key, value in asdict(self).items() if value}
+
+    @classmethod
+    def from_cache(cls, document: dict[str, Any]) -> DecodeAnswer:
+        return cls(**document)
+
+    @property
+    def success(self) -> bool:
+        return self.kind in ("vehicle", "candidates")
+
+
+def candidate_view(car: dict[str, Any], index: int) -> dict[str, Any]:
+    """A candidate as the client sees it: the same shape for catapi cars and scrape candidates."""
+    return {
+        "index": index,
+        "carId": car.get("car_id") or str(index),
+        "brand": car["brand"],
+        "model": car["model"],
+        "year": car.get("year"),
+        "engine": car.get("engine"),
+        "criteria": car.get("criteria"),
+        "parameters": car.get("parameters") or {},
+    }
+
+
+def vehicle_view(vehicle: Vehicle) -> dict[str, Any]:
+    return {
+        "id": vehicle.id,
+        "vin": vehicle.vin,
+        "brandId": vehicle.brand_id,
+        "brandName": vehicle.brand_name,
+        "model": vehicle.model,
+        "year": vehicle.year,
+        "engine": vehicle.engine,
+        "source": vehicle.source,
+        "rawData": vehicle.raw_data,
+        "createdAt": vehicle.created_at.isoformat(),
+    }
+
+
+# --- the run -----------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Run:
+    """What one decode learns on its way, for the query log."""
+
+    user: User
+    vin: str
+    started: float
+    deadline: float
+    on_stage: StageListener
+    brand: Brand | None = None
+    timings: dict[str, Any] = field(default_factory=dict)
+
+    def elapsed_ms(self) -> int:
+        return int((time.monotonic() - self.started) * 1000)
+
+    def note(self, **values: Any) -> None:
+        self.timings.update(values)
+
+
+def decode(user: User, raw_vin: Any, pick: Pick | None = None, on_stage: StageListener = _ignore) -> DecodeAnswer:
+    """Decode a VIN for `user`; refusals (bad VIN, brand not in the plan, bad pick) raise ApiError."""
+    vin = normalize_vin(raw_vin)
+    info = wmi.identify(vin)
+    brand = _our_brand(info.brand_slug if info else None)
+    if brand is not None:
+        ensure_brand_access(user, brand.id)
+    budget = float(current_app.config["DECODE_BUDGET_SECONDS"])
+    started = time.monotonic()
+    run = Run(user, vin, started, started + budget, on_stage, brand, {"wmi": vin[:3]})
+    cache = ResolveCache(redis_store.client)
+    pick = pick or Pick()
+    answer = _picked(run, cache, pick) if pick.source else _resolve(run, cache)
+    return _finish(run, answer)
+
+
+def _resolve(run: Run, cache: ResolveCache) -> DecodeAnswer:
+    """Cache and stored vehicle first, then the negative cache, then one decode per VIN under the lock."""
+    answer = _cached(run, cache, "redis_positive", "redis_negative")
+    while answer is None:
+        lock = cache.try_lock(run.vin, ttl_ms=int((run.deadline - run.started) * 1000) + 5000)
+        if lock is not None:
+            try:
+                return _decode_upstream(run, cache)
+            finally:
+                cache.release(lock)
+        answer = _wait_for_holder(run, cache)
+    return answer
+
+
+def _cached(run: Run, cache: ResolveCache, positive_label: str, negative_label: str) -> DecodeAnswer | None:
+    started = time.monotonic()
+    document = cache.positive(run.vin)
+    label = positive_label
+    if document is None:
+        stored = db.session.scalar(sa.select(Vehicle).where(Vehicle.vin == run.vin))
+        if stored is not None:
+            document = DecodeAnswer("vehicle", vehicle=vehicle_view(stored), source=stored.source).to_cache()
+            cache.remember(run.vin, document)
+            label = "db_hit" if positive_label == "redis_positive" else positive_label
+    if document is None:
+        document = cache.negative(run.vin)
+        label = negative_label
+    if document is None:
+        return None
+    run.on_stage("cache", "hit")
+    run.note(cache_source=label, cache_hit_ms=int((time.monotonic() - started) * 1000))
+    return DecodeAnswer.from_cache(document)
+
+
+def _wait_for_holder(run: Run, cache: ResolveCache) -> DecodeAnswer | None:
+    """Wait while another request decodes this VIN, then read its answer (None: it left none, so try ourselves)."""
+    waited_from = time.monotonic()
+    run.on_stage("cache", "waiting")
+    while cache.is_locked(run.vin) and time.monotonic() < run.deadline:
+        time.sleep(LOCK_POLL_SECONDS)
+    run.note(lock_wait_ms=int((time.monotonic() - waited_from) * 1000))
+    answer = _cached(run, cache, "lock_wait", "lock_wait")
+    if answer is None and time.monotonic() >= run.deadline:
+        return _aborted(run)
+    return answer
+
+
+def _decode_upstream(run: Run, cache: ResolveCache) -> DecodeAnswer:
+    run.note(cache_source="miss")
+    run.on_stage("cache", "miss")
+    config = current_app.config
+    info = wmi.identify(run.vin)
+    breaker = portal_breaker()
+    gate = PortalGate(routed=bool(info and info.routed_to_portal(source_pool.suspended_makes(config))), breaker=breaker)
+    report = run_race(run.vin, source_pool.catalog_sources(config), gate, run.deadline, run.on_stage)
+    _note_race(run, report)
+    if report.aborted:
+        return _aborted(run)
+    answer = _race_answer(report)
+    if answer is None:
+        answer = _identify_without_catalog(run)
+        if answer.kind == "aborted":
+            return answer
+        if report.certain_miss:
+            cache.remember_negative(run.vin, answer.to_cache())
+        return answer
+    if answer.kind == "vehicle":
+        answer = _store(run, answer)
+    if answer.success:
+        cache.remember(run.vin, answer.to_cache())
+    return answer
+
+
+def _race_answer(report: RaceReport) -> DecodeAnswer | None:
+    if report.winner is not None:
+        return _vehicle_answer(report.winner.cars[0])
+    for source in ("catapi", "scrape"):
+        result = report.candidates(source)
+        if result is not None:
+            return DecodeAnswer("candidates", source=source, cars=[asdict(car) for car in result.cars])
+    return None
+
+
+def _vehicle_answer(car: Car) -> DecodeAnswer:
+    return DecodeAnswer("vehicle", source=car.source, cars=[asdict(car)])
+
+
+def _identify_without_catalog(run: Run) -> DecodeAnswer:
+    """The public VIN decoder, then the offline WMI table: say what the car is, though no catalog covers it."""
+    run.on_stage("vin_api", "running")
+    result = ask_within(source_pool.vin_api_source(current_app.config), run.vin, run.deadline)
+    if result is None:
+        return _aborted(run)
+    run.on_stage("vin_api", result.outcome.value)
+    run.note(vin_api_used=True, vin_api_ms=result.elapsed_ms)
+    if result.outcome is Outcome.ONE:
+        car = result.cars[0]
+        details = f" ({car.year})" if car.year else ""
+        return DecodeAnswer("no_catalog", source="vin_api", identified=f"{car.brand} {car.model}{details}".strip())
+    info = wmi.identify(run.vin)
+    if info is not None:
+        return DecodeAnswer("no_catalog", source="wmi", identified=info.brand)
+    return DecodeAnswer("unknown")
+
+
+def _aborted(run: Run) -> DecodeAnswer:
+    run.on_stage("aborted", "aborted")
+    run.note(aborted_ms=run.elapsed_ms())
+    return DecodeAnswer("aborted", source="aborted")
+
+
+def _note_race(run: Run, report: RaceReport) -> None:
+    for source, result in report.results.items():
+        run.note(**{f"{source}_ms": result.elapsed_ms})
+    catapi, scrape = report.results.get("catapi"), report.results.get("scrape")
+    run.note(
+        catapi_car_count=len(catapi.cars) if catapi else 0,
+        scrape_candidate_count=len(scrape.cars) if scrape else 0,
+        portal_circuit_open=report.portal_circuit_open,
+        portal_skipped=report.portal_skipped,
+    )
+
+
+# --- a chosen candidate -------------------------------------------------------------------------------------------
+
+
+def _picked(run: Run, cache: ResolveCache, pick: Pick) -> DecodeAnswer:
+    """Answer a candidate choice from the cached list (or ask its source again when the cache has expired)."""
+    run.note(candidate_pick=pick.source)
+    cached = cache.positive(run.vin)
+    if cached and cached.get("kind") == "vehicle":
+        run.note(cache_source="redis_positive")
+        return DecodeAnswer.from_cache(cached)
+    if cached and cached.get("kind") == "candidates" and cached.get("source") == pick.source:
+        run.note(cache_source="redis_positive")
+        cars = [Car(**car) for car in cached["cars"]]
+    else:
+        run.note(cache_source="miss")
+        cars = _ask_again(run, pick.source or "")
+    car = pick.choose(cars)
+    if car is None:
+        raise ApiError("invalid_candidate", _("The chosen car is not among the candidates. Decode the VIN again."))
+    answer = _store(run, _vehicle_answer(car))
+    if answer.success:
+        cache.remember(run.vin, answer.to_cache())
+    return answer
+
+
+def _ask_again(run: Run, source_name: str) -> list[Car]:
+    source = source_pool.catalog_sources(current_app.config).get(source_name)
+    result: LookupResult | None = ask_within(source, run.vin, run.deadline) if source else None
+    if result is None or result.outcome not in (Outcome.ONE, Outcome.CANDIDATES):
+        return []
+    run.note(**{f"{source_name}_ms": result.elapsed_ms})
+    return list(result.cars)
+
+
+# --- storing and logging ------------------------------------------------------------------------------------------
+
+
+def _store(run: Run, answer: DecodeAnswer) -> DecodeAnswer:
+    """Store the decoded car as the VIN's shared vehicle (the first stored one stays) and enqueue its prefetch."""
+    car = Car(**answer.cars[0])
+    brand = _our_brand(wmi.slugify(car.brand)) or run.brand
+    if brand is None:
+        return DecodeAnswer("brand_unsupported", source=car.source, identified=f"{car.brand} {car.model}")
+    existing = db.session.scalar(sa.select(Vehicle).where(Vehicle.vin == run.vin))
+    if existing is not None:
+        return DecodeAnswer("vehicle", vehicle=vehicle_view(existing), source=existing.source)
+    vehicle = Vehicle(
+        vin=run.vin,
+        brand_id=brand.id,
+        brand_name=brand.name,
+        model=car.model,
+        year=car.year,
+        engine=car.engine,
+        source=car.source,
+        raw_data={
+            "carId": car.car_id,
+            "catalogId": car.catalog_id,
+            "criteria": car.criteria,
+            "parameters": car.parameters,
+            **car.raw,
+        },
+    )
+    db.session.add(vehicle)
+    db.session.flush()
+    run.note(new_vehicle=True)
+    return DecodeAnswer("vehicle", vehicle=vehicle_view(vehicle), source=vehicle.source)
+
+
+def _finish(run: Run, answer: DecodeAnswer) -> DecodeAnswer:
+    vehicle_id = answer.vehicle["id"] if answer.vehicle else None
+    if vehicle_id is not None:
+        _link(run.user, vehicle_id)
+        brand_id = answer.vehicle.get("brandId") if answer.vehicle else None
+    else:
+        brand_id = run.brand.id if run.brand else None
+    if answer.kind == "no_catalog":
+        _save_request(run.user, run.vin, answer.identified)
+    run.note(result_kind=_result_kind(answer))
+    run.timings.setdefault("candidate_pick", "none")
+    new_vehicle = run.timings.pop("new_vehicle", False)
+    db.session.add(
+        QueryLog(
+            user_id=run.user.id,
+            vin=run.vin,
+            brand_id=brand_id,
+            source=answer.source,
+            success=answer.success,
+            error_message=None if answer.success else ERROR_LOG_TEXT[answer.kind],
+            response_time_ms=run.elapsed_ms(),
+            timings=run.timings,
+        )
+    )
+    db.session.commit()
+    if new_vehicle and vehicle_id is not None:
+        enqueue_prefetch(vehicle_id)
+    car_brand_id = answer.vehicle.get("brandId") if answer.vehicle else None
+    if car_brand_id is not None and (run.brand is None or run.brand.id != car_brand_id):
+        ensure_brand_access(run.user, car_brand_id)  # the WMI did not name our brand; the car does
+    return answer
+
+
+ERROR_LOG_TEXT = {
+    "unknown": "vin_not_recognised",
+    "no_catalog": "identified_no_catalog",
+    "brand_unsupported": "brand_unsupported",
+    "aborted": "aborted",
+}
+
+
+def _result_kind(answer: DecodeAnswer) -> str:
+    if answer.kind == "candidates":
+        return f"{answer.source}_candidates"
+    if answer.kind in ("vehicle", "aborted"):
+        return answer.kind
+    return "unknown"
+
+
+def _link(user: User, vehicle_id: int) -> None:
+    link = db.session.get(UserVehicle, (user.id, vehicle_id))
+    if link is None:
+        db.session.add(UserVehicle(user_id=user.id, vehicle_id=vehicle_id, last_decoded_at=utcnow()))
+    else:
+        link.last_decoded_at = utcnow()
+
+
+def _save_request(user: User, vin: str, description: str | None) -> None:
+    """Save an identified VIN without a catalog, once per user, so we know which catalogs dealers wait for."""
+    exists = db.session.scalar(
+        sa.select(VinRequest.id).where(
+            VinRequest.user_id == user.id, VinRequest.vin == vin, VinRequest.kind == "no_catalog"
+        )
+    )
+    if exists is None:
+        db.session.add(VinRequest(user_id=user.id, vin=vin, kind="no_catalog", description=description))
+
+
+def _our_brand(slug: str | None) -> Brand | None:
+    if not slug:
+        return None
+    return db.session.scalar(sa.select(Brand).where(Brand.slug == slug, Brand.active))
+
+
+def portal_breaker() -> CircuitBreaker:
+    config = current_app.config
+    return CircuitBreaker(
+        redis_store.client,
+        "portal",
+        threshold=int(config["PORTAL_BREAKER_THRESHOLD"]),
+        cooldown_seconds=int(config["PORTAL_BREAKER_COOLDOWN_SECONDS"]),
+    )
+
+
+def enqueue_prefetch(vehicle_id: int) -> None:
+    """Start walking the new vehicle's catalog tree in the background (the catalog domain owns the job)."""
+    queues.enqueue("prefetch", "app.catalog.tasks.prefetch_init", vehicle_id, job_id=f"prefetch-init-{vehicle_id}")

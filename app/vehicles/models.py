@@ -1,0 +1,91 @@
+"""Decoded vehicles (shared by every user), each user's decode history, the query log and saved VIN requests."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.orm import Mapped, mapped_column
+
+from app.core.db import UTCDateTime, utcnow
+from app.extensions import db
+
+# JSONB on PostgreSQL (indexable, compact); JSON text elsewhere.
+JsonDocument = sa.JSON().with_variant(JSONB(), "postgresql")
+
+VIN_REQUEST_KINDS = ("no_catalog", "report")
+
+
+class Vehicle(db.Model):
+    """One decoded VIN, stored once for every user; `raw_data` keeps what the source said about it."""
+
+    __tablename__ = "vehicle"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    vin: Mapped[str] = mapped_column(sa.String(17), unique=True)
+    brand_id: Mapped[int | None] = mapped_column(sa.ForeignKey("brand.id", ondelete="SET NULL"))
+    brand_name: Mapped[str] = mapped_column(sa.String(80))
+    model: Mapped[str] = mapped_column(sa.String(200))
+    year: Mapped[int | None]
+    engine: Mapped[str | None] = mapped_column(sa.String(120))
+    source: Mapped[str] = mapped_column(sa.String(20))
+    raw_data: Mapped[dict[str, Any]] = mapped_column(JsonDocument, default=dict)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    @property
+    def title(self) -> str:
+        return f"{self.brand_name} {self.model}".strip()
+
+    def __repr__(self) -> str:
+        return f"<Vehicle {self.id} {self.vin}>"
+
+
+class UserVehicle(db.Model):
+    """A user's decode history: one row per vehicle, moved to the top each time the user decodes it again."""
+
+    __tablename__ = "user_vehicle"
+
+    user_id: Mapped[uuid.UUID] = mapped_column(sa.ForeignKey("user.id", ondelete="CASCADE"), primary_key=True)
+    vehicle_id: Mapped[int] = mapped_column(sa.ForeignKey("vehicle.id", ondelete="CASCADE"), primary_key=True)
+    last_decoded_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    __table_args__ = (sa.Index("ix_user_vehicle_user_id_last_decoded_at", "user_id", "last_decoded_at"),)
+
+
+class QueryLog(db.Model):
+    """One row per decode, kept when the vehicle or the user goes; `timings` holds the keys the spec lists."""
+
+    __tablename__ = "query_log"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[uuid.UUID | None] = mapped_column(sa.ForeignKey("user.id", ondelete="SET NULL"), index=True)
+    vin: Mapped[str] = mapped_column(sa.String(17), index=True)
+    brand_id: Mapped[int | None] = mapped_column(sa.ForeignKey("brand.id", ondelete="SET NULL"))
+    source: Mapped[str | None] = mapped_column(sa.String(20))
+    success: Mapped[bool]
+    error_message: Mapped[str | None] = mapped_column(sa.Text)
+    response_time_ms: Mapped[int]
+    timings: Mapped[dict[str, Any]] = mapped_column(JsonDocument, default=dict)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, index=True)
+
+
+class VinRequest(db.Model):
+    """A VIN we could not serve: identified without a catalog (saved for us to add one) or reported by a user."""
+
+    __tablename__ = "vin_request"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[uuid.UUID | None] = mapped_column(sa.ForeignKey("user.id", ondelete="SET NULL"))
+    vin: Mapped[str] = mapped_column(sa.String(17), index=True)
+    kind: Mapped[str] = mapped_column(sa.String(20))
+    description: Mapped[str | None] = mapped_column(sa.String(200))
+    note: Mapped[str | None] = mapped_column(sa.Text)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    __table_args__ = (
+        sa.CheckConstraint(f"kind IN {VIN_REQUEST_KINDS}", name="kind"),
+        sa.UniqueConstraint("user_id", "vin", "kind"),
+    )

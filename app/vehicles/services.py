@@ -1,0 +1,90 @@
+"""Reading decoded vehicles, the user's decode history, reports of unrecognised VINs, and what a decode answer
+means to the dealer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sqlalchemy as sa
+from flask_babel import gettext as _
+
+from app.accounts.models import User
+from app.core.errors import ApiError
+from app.extensions import db
+from app.vehicles.decode import DecodeAnswer, candidate_view, normalize_vin, vehicle_view
+from app.vehicles.models import UserVehicle, Vehicle, VinRequest
+
+HISTORY_PAGE_SIZE = 20
+
+
+def answer_error(answer: DecodeAnswer) -> ApiError | None:
+    """The refusal a decode answer stands for, or None for a vehicle or candidate list."""
+    if answer.kind == "no_catalog":
+        message = _(
+            "This VIN belongs to a %(vehicle)s. There is no catalog for this vehicle yet; your request has been saved.",
+            vehicle=answer.identified,
+        )
+        return ApiError("identified_no_catalog", message, 422)
+    if answer.kind == "brand_unsupported":
+        message = _("This VIN belongs to a %(vehicle)s; this brand is not supported yet.", vehicle=answer.identified)
+        return ApiError("brand_unsupported", message, 422)
+    if answer.kind == "unknown":
+        return ApiError(
+            "vin_not_recognised", _("This VIN was not recognised, or its brand is not supported. Check the VIN."), 422
+        )
+    if answer.kind == "aborted":
+        return ApiError("decode_timeout", _("The catalog sources did not answer in time. Please try again."), 504)
+    return None
+
+
+def answer_payload(answer: DecodeAnswer) -> dict[str, Any]:
+    if answer.kind == "candidates":
+        return {
+            "result": "candidates",
+            "source": answer.source,
+            "candidates": [candidate_view(car, index) for index, car in enumerate(answer.cars)],
+        }
+    return {"result": "vehicle", "vehicle": answer.vehicle}
+
+
+def get_vehicle(vehicle_id: int) -> Vehicle:
+    vehicle = db.session.get(Vehicle, vehicle_id)
+    if vehicle is None:
+        raise ApiError("vehicle_not_found", _("No vehicle with this id was found."), 404)
+    return vehicle
+
+
+def history(user: User, page: int = 1) -> tuple[list[dict[str, Any]], bool]:
+    """The user's decoded vehicles, last decoded first, one page at a time; and whether more pages follow."""
+    rows = db.session.execute(
+        sa.select(Vehicle, UserVehicle.last_decoded_at)
+        .join(UserVehicle, UserVehicle.vehicle_id == Vehicle.id)
+        .where(UserVehicle.user_id == user.id)
+        .order_by(UserVehicle.last_decoded_at.desc(), Vehicle.id.desc())
+        .offset((page - 1) * HISTORY_PAGE_SIZE)
+        .limit(HISTORY_PAGE_SIZE + 1)
+    ).all()
+    items = [{**vehicle_view(vehicle), "lastDecodedAt": at.isoformat()} for vehicle, at in rows[:HISTORY_PAGE_SIZE]]
+    return items, len(rows) > HISTORY_PAGE_SIZE
+
+
+def forget(user: User, vehicle_id: int) -> None:
+    """Remove a vehicle from the user's history (the shared vehicle stays for everyone else)."""
+    link = db.session.get(UserVehicle, (user.id, vehicle_id))
+    if link is None:
+        raise ApiError("vehicle_not_found", _("This vehicle is not in your history."), 404)
+    db.session.delete(link)
+
+
+def report_vin(user: User, raw_vin: Any, note: str) -> VinRequest:
+    """Save a user's report that a VIN was not recognised; reporting the same VIN again updates the note."""
+    vin = normalize_vin(raw_vin)
+    report = db.session.scalar(
+        sa.select(VinRequest).where(VinRequest.user_id == user.id, VinRequest.vin == vin, VinRequest.kind == "report")
+    )
+    if report is None:
+        report = VinRequest(user_id=user.id, vin=vin, kind="report")
+        db.session.add(report)
+    report.note = note or None
+    db.session.flush()
+    return report

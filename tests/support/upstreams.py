@@ -1,0 +1,51 @@
+"""Every upstream source as its sandbox on loopback, started once per test session and reset before each test."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from app.sources.sandbox.catapi_server import CatapiSandbox
+from app.sources.sandbox.portal_server import PortalSandbox
+from app.sources.sandbox.scrape_server import ScrapeSandbox
+from app.sources.sandbox.vpic import VpicSandbox
+
+
+@dataclass
+class Upstreams:
+    catapi: CatapiSandbox
+    scrape: ScrapeSandbox
+    portal: PortalSandbox
+    vpic: VpicSandbox
+
+    @classmethod
+    def start(cls) -> Upstreams:
+        return cls(CatapiSandbox().start(), ScrapeSandbox().start(), PortalSandbox().start(), VpicSandbox().start())
+
+    @property
+    def all(self) -> tuple:
+        return (self.catapi, self.scrape, self.portal, self.vpic)
+
+    @property
+    def settings(self) -> dict[str, str]:
+        """The app settings that point every adapter at its sandbox."""
+        merged: dict[str, str] = {}
+        for sandbox in self.all:
+            merged.update(sandbox.settings())
+        return merged
+
+    def reset(self) -> None:
+        for sandbox in self.all:
+            sandbox.reset()
+
+    def stop(self) -> None:
+        for sandbox in self.all:
+            sandbox.stop()
+
+    def vin_calls(self) -> dict[str, int]:
+        """How many VIN lookups each source's sandbox has answered since the last reset."""
+        return {
+            "catapi": len([call for call in self.catapi.calls(path_prefix="/car/info") if call.status != 401]),
+            "scrape": len(self.scrape.calls("/search")),
+            "portal": len([call for call in self.portal.calls() if call.path.endswith("/vin")]),
+            "vpic": self.vpic.requests,
+        }
