@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, jsonify
+from flask import Blueprint, current_app, jsonify
+from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from app.accounts.services import create_user
+from app.admin.service_test import CHOICES, run_service_test
 from app.auth.api import user_json
 from app.auth.guards import requires_role
+from app.core.errors import ApiError
 from app.core.validation import json_body, text_field
+from app.vehicles.decode import normalize_vin
 
 bp = Blueprint("admin_api", __name__, url_prefix="/api/admin")
 
@@ -25,3 +29,16 @@ def create_user_route():
         email_verified=True,
     )
     return jsonify(user=user_json(user)), 201
+
+
+@bp.post("/service-test")
+@requires_role("admin")
+def service_test():
+    """Ask one decode source, or the whole chain, about a VIN; writes nothing."""
+    data = json_body()
+    vin = normalize_vin(data.get("vin"))
+    source = text_field(data, "source", _l("Source"), max_length=20)
+    if source not in CHOICES:
+        raise ApiError("invalid_source", _("Choose a source: %(choices)s.", choices=", ".join(CHOICES)), 400)
+    reports = run_service_test(vin, source, current_app.config)
+    return jsonify(vin=vin, source=source, results=[report.to_json() for report in reports])

@@ -15,6 +15,7 @@ from typing import Any
 import sqlalchemy as sa
 from flask import current_app
 from flask_babel import gettext as _
+from sqlalchemy.exc import IntegrityError
 
 from app.accounts.models import User
 from app.billing.access import ensure_brand_access
@@ -186,7 +187,7 @@ def _cached(run: Run, cache: ResolveCache, positive_label: str, negative_label: 
     document = cache.positive(run.vin)
     label = positive_label
     if document is None:
-        stored = db.session.scalar(sa.select(Vehicle).where(Vehicle.vin == run.vin))
+        stored = _stored_vehicle(run.vin)
         if stored is not None:
             document = DecodeAnswer("vehicle", vehicle=vehicle_view(stored), source=stored.source).to_cache()
             cache.remember(run.vin, document)
@@ -333,11 +334,25 @@ def _store(run: Run, answer: DecodeAnswer) -> DecodeAnswer:
     brand = _our_brand(wmi.slugify(car.brand)) or run.brand
     if brand is None:
         return DecodeAnswer("brand_unsupported", source=car.source, identified=f"{car.brand} {car.model}")
-    existing = db.session.scalar(sa.select(Vehicle).where(Vehicle.vin == run.vin))
-    if existing is not None:
-        return DecodeAnswer("vehicle", vehicle=vehicle_view(existing), source=existing.source)
-    vehicle = Vehicle(
-        vin=run.vin,
+    stored = _stored_vehicle(run.vin)
+    if stored is None:
+        try:
+            with db.session.begin_nested():  # two picks of one VIN may race here: the first stored one stays
+                db.session.add(_new_vehicle(run.vin, car, brand))
+            run.note(new_vehicle=True)
+        except IntegrityError:
+            pass
+        stored = _stored_vehicle(run.vin)
+    return DecodeAnswer("vehicle", vehicle=vehicle_view(stored), source=stored.source)
+
+
+def _stored_vehicle(vin: str) -> Vehicle | None:
+    return db.session.scalar(sa.select(Vehicle).where(Vehicle.vin == vin))
+
+
+def _new_vehicle(vin: str, car: Car, brand: Brand) -> Vehicle:
+    return Vehicle(
+        vin=vin,
         brand_id=brand.id,
         brand_name=brand.name,
         model=car.model,
@@ -352,10 +367,6 @@ def _store(run: Run, answer: DecodeAnswer) -> DecodeAnswer:
             **car.raw,
         },
     )
-    db.session.add(vehicle)
-    db.session.flush()
-    run.note(new_vehicle=True)
-    return DecodeAnswer("vehicle", vehicle=vehicle_view(vehicle), source=vehicle.source)
 
 
 def _finish(run: Run, answer: DecodeAnswer) -> DecodeAnswer:

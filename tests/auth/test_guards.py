@@ -8,6 +8,7 @@ from werkzeug.routing import IntegerConverter
 
 from app.auth.sessions import COOKIE_NAME, create_session, sign
 from app.extensions import db
+from app.internal_admin.guard import AUTH_HEADER, URL_PREFIX
 from tests.conftest import SITE, csrf_token_from
 
 
@@ -40,6 +41,27 @@ def test_every_route_not_marked_public_needs_a_session(app, client):
                 assert "/login" in response.headers["Location"]
             checked += 1
     assert checked >= 5
+
+
+def test_every_internal_route_needs_the_internal_token_instead_of_a_session(app, client, monkeypatch):
+    """Internal routes pass the session guard (no session there) only because they demand X-Internal-Token."""
+    monkeypatch.setitem(app.config, "INTERNAL_API_TOKEN", "walk-test-internal-token")
+    checked = 0
+    for rule in app.url_map.iter_rules():
+        view = app.view_functions[rule.endpoint]
+        if not rule.rule.startswith(URL_PREFIX + "/"):
+            assert not getattr(view, "token_guarded", False), rule.rule
+            continue
+        assert getattr(view, "token_guarded", False), f"{rule.rule} is internal but not token-guarded"
+        with app.test_request_context():
+            path = url_for(rule.endpoint, **{name: _sample(rule, name, {}) for name in rule.arguments})
+        for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
+            for headers in ({}, {AUTH_HEADER: "wrong-token"}, {AUTH_HEADER: ""}):
+                response = client.open(path, method=method, json={}, headers=headers)
+                assert response.status_code == 401, (method, path, headers)
+                assert response.get_json()["error"]["code"] == "invalid_internal_token"
+            checked += 1
+    assert checked >= 2
 
 
 def _impersonate(client, user, admin, readonly=True):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import socket
 import time
@@ -256,7 +257,16 @@ def test_schemas_are_paged_and_name_their_category(source):  # noqa: ANN001
     assert all(item.category_id and item.group_id.startswith(item.category_id) for item in page.items)
 
 
-def test_parts_sheet_hotspots_fit_a_real_png(source):  # noqa: ANN001
+@pytest.fixture
+def patient_source(upstream):  # noqa: ANN001, ANN201
+    """For calls that do real work upstream (drawing a PNG), where the 300 ms fault-test timeout is too tight."""
+    settings = dataclasses.replace(settings_for(upstream), timeout_seconds=10.0)
+    with CatapiSource(settings) as adapter:
+        yield adapter
+
+
+def test_parts_sheet_hotspots_fit_a_real_png(patient_source):  # noqa: ANN001
+    source = patient_source
     golf = source.lookup_vin(sandbox.VIN_GOLF).car
     schema = source.schemas(golf.catalog_id, golf.car_id, page=1, limit=1).items[0]
     sheet = source.parts(golf.catalog_id, golf.car_id, schema.group_id)

@@ -43,9 +43,10 @@ class Upstreams:
 
     def vin_calls(self) -> dict[str, int]:
         """How many VIN lookups each source's sandbox has answered since the last reset."""
+        # A call bounced for an expired token (catapi 401) or login (portal redirect) is retried: count the retry only.
         return {
             "catapi": len([call for call in self.catapi.calls(path_prefix="/car/info") if call.status != 401]),
             "scrape": len(self.scrape.calls("/search")),
-            "portal": len([call for call in self.portal.calls() if call.path.endswith("/vin")]),
+            "portal": len([call for call in self.portal.calls() if call.path.endswith("/vin") and call.status != 302]),
             "vpic": self.vpic.requests,
         }

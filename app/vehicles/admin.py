@@ -1,0 +1,71 @@
+"""Founder actions on shared vehicles: clearing a VIN's resolve cache and hard-deleting a decoded vehicle."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+import sqlalchemy as sa
+from flask_babel import gettext as _
+from sqlalchemy.orm import Session
+
+from app.core.errors import ApiError
+from app.extensions import db, redis_store
+from app.vehicles import preview
+from app.vehicles.cache import ResolveCache
+from app.vehicles.models import UserVehicle, Vehicle
+
+log = logging.getLogger(__name__)
+
+# VINs whose cache keys are cleared once the deleting transaction commits (kept on the session, like analytics).
+CLEAR_AFTER_COMMIT = "vehicles_clear_after_commit"
+
+
+@dataclass(frozen=True)
+class DeletedVehicle:
+    vehicle_id: int
+    brand_name: str
+    model: str
+    source: str
+    cascaded_user_links: int
+
+
+def clear_cache(vin: str) -> tuple[list[str], int]:
+    """Delete the VIN's positive, negative and lock keys; returns the keys that existed and how many were checked."""
+    return ResolveCache(redis_store.client).clear(vin)
+
+
+def delete_vehicle(vin: str) -> DeletedVehicle:
+    """Hard-delete the VIN's shared vehicle and every user's link to it; query logs stay (they hold the VIN only).
+
+    The cache keys are cleared after the commit: cleared earlier, a decode running meanwhile could find the
+    not-yet-deleted row and cache it again for 24 hours.
+    """
+    vehicle = db.session.scalar(sa.select(Vehicle).where(Vehicle.vin == vin))
+    if vehicle is None:
+        raise ApiError("vehicle_not_found", _("No vehicle with this VIN was found."), 404)
+    links = db.session.scalar(
+        sa.select(sa.func.count()).select_from(UserVehicle).where(UserVehicle.vehicle_id == vehicle.id)
+    )
+    deleted = DeletedVehicle(vehicle.id, vehicle.brand_name, vehicle.model, vehicle.source, int(links or 0))
+    # The database cascades the user links (and later the catalog rows) from the vehicle row.
+    db.session.delete(vehicle)
+    db.session.flush()
+    db.session.info.setdefault(CLEAR_AFTER_COMMIT, set()).add(vin)
+    return deleted
+
+
+@sa.event.listens_for(Session, "after_commit")
+def _clear_after_commit(session: Session) -> None:
+    for vin in session.info.pop(CLEAR_AFTER_COMMIT, ()):
+        try:
+            clear_cache(vin)
+            redis_store.client.delete(preview.cache_key(vin))  # the public preview must not outlive the vehicle
+        except Exception:  # noqa: BLE001 - the delete stands; the founder can clear the cache again
+            log.exception("vehicle %s deleted but its cache keys could not be cleared", vin)
+
+
+@sa.event.listens_for(Session, "after_soft_rollback")
+def _forget_after_rollback(session: Session, previous_transaction) -> None:  # noqa: ANN001
+    if not previous_transaction.nested:
+        session.info.pop(CLEAR_AFTER_COMMIT, None)

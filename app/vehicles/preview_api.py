@@ -1,0 +1,35 @@
+"""The public VIN preview and teaser counts under /api/vehicles (no session needed, throttled per client address)."""
+
+from __future__ import annotations
+
+from flask import Blueprint, current_app, jsonify
+from flask_limiter.util import get_remote_address
+
+from app.core.security import public
+from app.extensions import limiter
+from app.vehicles import preview
+
+bp = Blueprint("vehicles_preview_api", __name__, url_prefix="/api/vehicles")
+
+
+def _preview_limit() -> str:
+    return current_app.config["VIN_PREVIEW_RATE_LIMIT"]
+
+
+# The preview API and the preview page share one budget per address: both can cost upstream calls.
+preview_throttle = limiter.shared_limit(_preview_limit, scope="vin-preview", key_func=get_remote_address)
+teaser_throttle = limiter.limit(_preview_limit, key_func=get_remote_address, scope="vin-teaser")
+
+
+@bp.get("/preview/<vin>")
+@public
+@preview_throttle
+def preview_route(vin: str):  # noqa: ANN201
+    return jsonify(preview.preview(vin))
+
+
+@bp.get("/<vin>/teaser-stats")
+@public
+@teaser_throttle
+def teaser_stats(vin: str):  # noqa: ANN201
+    return jsonify(preview.teaser_stats(vin))

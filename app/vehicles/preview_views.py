@@ -1,0 +1,71 @@
+"""The landing page's VIN box: a public preview page that also answers HTMX with just the preview fragment."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlencode
+
+from flask import Blueprint, Response, current_app, make_response, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_limiter.errors import RateLimitExceeded
+
+from app.core.errors import ApiError
+from app.core.security import public
+from app.vehicles import preview
+from app.vehicles.preview_api import preview_throttle
+
+bp = Blueprint("vehicles_preview_views", __name__)
+
+# The signed-in VIN search page (built in its own blueprint); linked by path when its endpoint is not registered.
+VIN_SEARCH_PATH = "/vin"
+
+
+def wants_fragment() -> bool:
+    """HTMX asked for the fragment alone (not a boosted link or a history restore, which need the whole page)."""
+    headers = request.headers
+    return (
+        bool(headers.get("HX-Request"))
+        and not headers.get("HX-Boosted")
+        and not headers.get("HX-History-Restore-Request")
+    )
+
+
+def vin_search_url(vin: str) -> str:
+    """The VIN search page opened on `vin`."""
+    rule = next((rule for rule in current_app.url_map.iter_rules() if rule.rule == VIN_SEARCH_PATH), None)
+    if rule is not None and rule.methods and "GET" in rule.methods:
+        return url_for(rule.endpoint, vin=vin)
+    return f"{VIN_SEARCH_PATH}?{urlencode({'vin': vin})}"
+
+
+@bp.get("/vin/preview")
+@public
+@preview_throttle
+def preview_page() -> Response:
+    raw = request.args.get("vin")
+    if raw is None:
+        return _render({"vin": "", "result": None, "stats": None, "error": None}, 200)
+    try:
+        result = preview.preview(raw)
+        stats = preview.teaser_stats(result["vin"])
+    except ApiError as error:
+        return _render({"vin": raw, "result": None, "stats": None, "error": error.message}, error.status)
+    context = {"vin": result["vin"], "result": result, "stats": stats, "error": None}
+    return _render({**context, "search_url": vin_search_url(result["vin"])}, 200)
+
+
+@bp.errorhandler(RateLimitExceeded)
+def _throttled(_error: RateLimitExceeded) -> Response:
+    """Keep the visitor on the VIN box with the reason, instead of a bare error page."""
+    message = _("Too many VIN lookups from your address. Please wait a minute and try again.")
+    return _render({"vin": request.args.get("vin", ""), "result": None, "stats": None, "error": message}, 429)
+
+
+def _render(context: dict[str, Any], status: int) -> Response:
+    """The whole page, or for HTMX the fragment alone; htmx 2 swaps only 2xx answers, so a fragment is always 200."""
+    if wants_fragment():
+        response = make_response(render_template("vehicles/_preview.html", **context), 200)
+    else:
+        response = make_response(render_template("vehicles/preview.html", **context), status)
+    response.vary.add("HX-Request")
+    return response
