@@ -26,6 +26,9 @@ worker: $(VENV)/.runtime $(COMPILED)
 scheduler: $(VENV)/.runtime
 	$(BIN)/python worker.py scheduler
 
+bench: $(VENV)/.dev
+	$(BIN)/python -m bench.decode
+
 translations: $(COMPILED)
 
 assets: $(HTMX)

@@ -37,6 +37,7 @@ BLUEPRINTS = [
     "app.billing.payments_api:bp",
     "app.billing.payments_views:bp",
     "app.vehicles.api:bp",
+    "app.vehicles.views:bp",
     "app.vehicles.preview_api:bp",
     "app.vehicles.preview_views:bp",
     "app.internal_admin.api:bp",

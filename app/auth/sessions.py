@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 
 import sqlalchemy as sa
 from flask import Response, current_app
+from sqlalchemy.orm import joinedload
 
 from app.accounts.models import User
 from app.auth.models import AuthSession
@@ -72,7 +73,7 @@ def find_live_session(cookie_value: str | None) -> AuthSession | None:
     session_id = unsign(cookie_value)
     if session_id is None:
         return None
-    row = db.session.get(AuthSession, session_id)
+    row = db.session.get(AuthSession, session_id, options=[joinedload(AuthSession.user)])  # every request needs both
     if row is None or row.expires_at <= utcnow():
         return None
     return row

@@ -20,9 +20,10 @@ def ensure_brand_access(user: User, brand_id: int) -> None:
     """Refuse with 403 unless `user` is an admin or has a live subscription that includes `brand_id`."""
     if user.is_admin:
         return
-    if subscriptions.live_subscription(user) is None:
+    subscription = subscriptions.live_subscription(user)
+    if subscription is None:
         raise ApiError("subscription_required", _("You need an active subscription to see this."), 403)
-    if brand_id not in subscriptions.brand_ids_for(user):
+    if not subscriptions.covers_brand(subscription, brand_id):
         raise ApiError("brand_not_in_plan", _("This brand is not included in your plan."), 403)
 
 

@@ -11,11 +11,12 @@ from dateutil.relativedelta import relativedelta
 from flask import current_app
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from sqlalchemy.orm import joinedload
 
 from app.accounts.models import User
 from app.analytics.services import capture
 from app.billing import catalog
-from app.billing.models import LIVE_STATUSES, Payment, Plan, Subscription
+from app.billing.models import LIVE_STATUSES, Payment, Plan, Subscription, user_brands
 from app.core.db import utcnow
 from app.core.errors import ApiError
 from app.extensions import db
@@ -49,6 +50,7 @@ def live_subscription(user: User) -> Subscription | None:
         )
         .order_by(Subscription.end_date.desc())
         .limit(1)
+        .options(joinedload(Subscription.plan))
     )
 
 
@@ -71,6 +73,16 @@ def brand_ids_for(user: User) -> set[int]:
     if subscription.plan.is_full:
         return catalog.active_brand_ids()
     return {brand.id for brand in subscription.brands}
+
+
+def covers_brand(subscription: Subscription, brand_id: int) -> bool:
+    """Whether a live subscription opens `brand_id`: any active brand on the Full plan, else a chosen one."""
+    if subscription.plan.is_full:
+        return catalog.is_active_brand(brand_id)
+    chosen = sa.select(user_brands.c.brand_id).where(
+        user_brands.c.subscription_id == subscription.id, user_brands.c.brand_id == brand_id
+    )
+    return db.session.scalar(chosen) is not None
 
 
 def trial_eligible(user: User) -> bool:

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 
 import sqlalchemy as sa
 from flask import Flask, Response
 from flask_sqlalchemy import SQLAlchemy
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine
-from sqlalchemy.orm import DeclarativeBase
+from sqlalchemy.orm import DeclarativeBase, Session
 
 # Stable constraint names, so Alembic revisions can drop what they created on both SQLite and PostgreSQL.
 NAMING_CONVENTION = {
@@ -77,3 +79,9 @@ def tune_sqlite(engine: Engine) -> None:
     @sa.event.listens_for(engine, "begin")
     def _on_begin(conn):  # noqa: ANN001
         conn.exec_driver_sql("BEGIN")
+
+
+def insert_for(session: Session, table: Any) -> Any:
+    """An INSERT with the dialect's ON CONFLICT clauses (`on_conflict_do_nothing`, `on_conflict_do_update`)."""
+    dialect = session.get_bind().dialect.name
+    return (postgresql.insert if dialect == "postgresql" else sqlite.insert)(table)

@@ -6,11 +6,14 @@ store exactly as they would share a real Redis. Two faults of its request handle
   which the RQ worker stops at start-up; Redis reports "host:port".
 - A command answered with an error (RQ asks for INFO, which fakeredis lacks) closes the connection instead of
   returning the error, so the client's next command fails.
+It also sets TCP_NODELAY, as Redis does: without it every pipelined reply waits for Nagle's algorithm and the
+client's delayed ACK (about 40 ms each).
 """
 
 from __future__ import annotations
 
 import logging
+import socket
 import threading
 
 import redis
@@ -23,6 +26,7 @@ log = logging.getLogger(__name__)
 class _RequestHandler(TCPFakeRequestHandler):
     def setup(self) -> None:
         super().setup()
+        self.request.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         info = self.current_client.get_socket()._client_info
         for key in ("addr", "laddr"):
             if isinstance(info.get(key), tuple):

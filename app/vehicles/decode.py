@@ -15,12 +15,11 @@ from typing import Any
 import sqlalchemy as sa
 from flask import current_app
 from flask_babel import gettext as _
-from sqlalchemy.exc import IntegrityError
 
 from app.accounts.models import User
 from app.billing.access import ensure_brand_access
 from app.billing.models import Brand
-from app.core.db import utcnow
+from app.core.db import insert_for, utcnow
 from app.core.errors import ApiError
 from app.extensions import db, queues, redis_store
 from app.sources import wmi
@@ -135,14 +134,17 @@ def vehicle_view(vehicle: Vehicle) -> dict[str, Any]:
 
 @dataclass
 class Run:
-    """What one decode learns on its way, for the query log."""
+    """What one decode learns on its way, for the query log. Ids are plain values: the commits that end read
+    snapshots expire ORM objects, and reloading them would open a read snapshot again."""
 
     user: User
+    user_id: Any
     vin: str
     started: float
     deadline: float
     on_stage: StageListener
-    brand: Brand | None = None
+    brand_id: int | None = None
+    brand_name: str | None = None
     timings: dict[str, Any] = field(default_factory=dict)
 
     def elapsed_ms(self) -> int:
@@ -161,7 +163,9 @@ def decode(user: User, raw_vin: Any, pick: Pick | None = None, on_stage: StageLi
         ensure_brand_access(user, brand.id)
     budget = float(current_app.config["DECODE_BUDGET_SECONDS"])
     started = time.monotonic()
-    run = Run(user, vin, started, started + budget, on_stage, brand, {"wmi": vin[:3]})
+    run = Run(user, user.id, vin, started, started + budget, on_stage, timings={"wmi": vin[:3]})
+    if brand is not None:
+        run.brand_id, run.brand_name = brand.id, brand.name
     cache = ResolveCache(redis_store.client)
     pick = pick or Pick()
     answer = _picked(run, cache, pick) if pick.source else _resolve(run, cache)
@@ -171,6 +175,8 @@ def decode(user: User, raw_vin: Any, pick: Pick | None = None, on_stage: StageLi
 def _resolve(run: Run, cache: ResolveCache) -> DecodeAnswer:
     """Cache and stored vehicle first, then the negative cache, then one decode per VIN under the lock."""
     answer = _cached(run, cache, "redis_positive", "redis_negative")
+    if answer is None:
+        end_read_snapshot()  # nothing may hold the database while we wait on the lock or the upstreams
     while answer is None:
         lock = cache.try_lock(run.vin, ttl_ms=int((run.deadline - run.started) * 1000) + 5000)
         if lock is not None:
@@ -306,6 +312,7 @@ def _picked(run: Run, cache: ResolveCache, pick: Pick) -> DecodeAnswer:
         cars = [Car(**car) for car in cached["cars"]]
     else:
         run.note(cache_source="miss")
+        end_read_snapshot()
         cars = _ask_again(run, pick.source or "")
     car = pick.choose(cars)
     if car is None:
@@ -329,20 +336,22 @@ def _ask_again(run: Run, source_name: str) -> list[Car]:
 
 
 def _store(run: Run, answer: DecodeAnswer) -> DecodeAnswer:
-    """Store the decoded car as the VIN's shared vehicle (the first stored one stays) and enqueue its prefetch."""
+    """Store the decoded car as the VIN's shared vehicle; when two decodes race, the first stored one stays."""
     car = Car(**answer.cars[0])
-    brand = _our_brand(wmi.slugify(car.brand)) or run.brand
-    if brand is None:
+    brand = _our_brand(wmi.slugify(car.brand))
+    brand_id, brand_name = (brand.id, brand.name) if brand else (run.brand_id, run.brand_name)
+    if brand_id is None:
         return DecodeAnswer("brand_unsupported", source=car.source, identified=f"{car.brand} {car.model}")
+    end_read_snapshot()
+    inserted = db.session.execute(
+        insert_for(db.session, Vehicle)
+        .values(_vehicle_row(run.vin, car, brand_id, brand_name or car.brand))
+        .on_conflict_do_nothing(index_elements=[Vehicle.vin])
+        .returning(Vehicle.id)
+    ).scalar()
+    if inserted is not None:
+        run.note(new_vehicle=True)
     stored = _stored_vehicle(run.vin)
-    if stored is None:
-        try:
-            with db.session.begin_nested():  # two picks of one VIN may race here: the first stored one stays
-                db.session.add(_new_vehicle(run.vin, car, brand))
-            run.note(new_vehicle=True)
-        except IntegrityError:
-            pass
-        stored = _stored_vehicle(run.vin)
     return DecodeAnswer("vehicle", vehicle=vehicle_view(stored), source=stored.source)
 
 
@@ -350,56 +359,67 @@ def _stored_vehicle(vin: str) -> Vehicle | None:
     return db.session.scalar(sa.select(Vehicle).where(Vehicle.vin == vin))
 
 
-def _new_vehicle(vin: str, car: Car, brand: Brand) -> Vehicle:
-    return Vehicle(
-        vin=vin,
-        brand_id=brand.id,
-        brand_name=brand.name,
-        model=car.model,
-        year=car.year,
-        engine=car.engine,
-        source=car.source,
-        raw_data={
+def _vehicle_row(vin: str, car: Car, brand_id: int, brand_name: str) -> dict[str, Any]:
+    return {
+        "vin": vin,
+        "brand_id": brand_id,
+        "brand_name": brand_name,
+        "model": car.model,
+        "year": car.year,
+        "engine": car.engine,
+        "source": car.source,
+        "raw_data": {
             "carId": car.car_id,
             "catalogId": car.catalog_id,
             "criteria": car.criteria,
             "parameters": car.parameters,
             **car.raw,
         },
-    )
+        "created_at": utcnow(),
+    }
 
 
 def _finish(run: Run, answer: DecodeAnswer) -> DecodeAnswer:
-    vehicle_id = answer.vehicle["id"] if answer.vehicle else None
-    if vehicle_id is not None:
-        _link(run.user, vehicle_id)
-        brand_id = answer.vehicle.get("brandId") if answer.vehicle else None
-    else:
-        brand_id = run.brand.id if run.brand else None
-    if answer.kind == "no_catalog":
-        _save_request(run.user, run.vin, answer.identified)
+    """Write the query log, the history link and a saved request in one transaction that starts with a write."""
+    vehicle = answer.vehicle or {}
+    vehicle_id, car_brand_id = vehicle.get("id"), vehicle.get("brandId")
     run.note(result_kind=_result_kind(answer))
     run.timings.setdefault("candidate_pick", "none")
     new_vehicle = run.timings.pop("new_vehicle", False)
-    db.session.add(
-        QueryLog(
-            user_id=run.user.id,
+    end_read_snapshot()
+    db.session.execute(
+        sa.insert(QueryLog).values(
+            user_id=run.user_id,
             vin=run.vin,
-            brand_id=brand_id,
+            brand_id=car_brand_id or run.brand_id,
             source=answer.source,
             success=answer.success,
             error_message=None if answer.success else ERROR_LOG_TEXT[answer.kind],
             response_time_ms=run.elapsed_ms(),
             timings=run.timings,
+            created_at=utcnow(),
         )
     )
+    if vehicle_id is not None:
+        _link(run.user_id, vehicle_id)
+    if answer.kind == "no_catalog":
+        _save_request(run.user_id, run.vin, answer.identified)
     db.session.commit()
     if new_vehicle and vehicle_id is not None:
         enqueue_prefetch(vehicle_id)
-    car_brand_id = answer.vehicle.get("brandId") if answer.vehicle else None
-    if car_brand_id is not None and (run.brand is None or run.brand.id != car_brand_id):
+    if car_brand_id is not None and car_brand_id != run.brand_id:
         ensure_brand_access(run.user, car_brand_id)  # the WMI did not name our brand; the car does
     return answer
+
+
+def end_read_snapshot() -> None:
+    """Commit what the request has read so far, so the next statement starts a fresh transaction.
+
+    SQLite refuses to turn a read transaction into a write once another connection has committed since it began
+    (SQLITE_BUSY_SNAPSHOT, which busy_timeout does not wait out); a transaction that starts with its write waits for
+    the lock instead. It also keeps the database free while a decode waits on the upstreams.
+    """
+    db.session.commit()
 
 
 ERROR_LOG_TEXT = {
@@ -418,23 +438,25 @@ def _result_kind(answer: DecodeAnswer) -> str:
     return "unknown"
 
 
-def _link(user: User, vehicle_id: int) -> None:
-    link = db.session.get(UserVehicle, (user.id, vehicle_id))
-    if link is None:
-        db.session.add(UserVehicle(user_id=user.id, vehicle_id=vehicle_id, last_decoded_at=utcnow()))
-    else:
-        link.last_decoded_at = utcnow()
-
-
-def _save_request(user: User, vin: str, description: str | None) -> None:
-    """Save an identified VIN without a catalog, once per user, so we know which catalogs dealers wait for."""
-    exists = db.session.scalar(
-        sa.select(VinRequest.id).where(
-            VinRequest.user_id == user.id, VinRequest.vin == vin, VinRequest.kind == "no_catalog"
+def _link(user_id: Any, vehicle_id: int) -> None:
+    """Put the vehicle at the top of the user's history (one upsert)."""
+    now = utcnow()
+    db.session.execute(
+        insert_for(db.session, UserVehicle)
+        .values(user_id=user_id, vehicle_id=vehicle_id, last_decoded_at=now)
+        .on_conflict_do_update(
+            index_elements=[UserVehicle.user_id, UserVehicle.vehicle_id], set_={"last_decoded_at": now}
         )
     )
-    if exists is None:
-        db.session.add(VinRequest(user_id=user.id, vin=vin, kind="no_catalog", description=description))
+
+
+def _save_request(user_id: Any, vin: str, description: str | None) -> None:
+    """Save an identified VIN without a catalog, once per user, so we know which catalogs dealers wait for."""
+    db.session.execute(
+        insert_for(db.session, VinRequest)
+        .values(user_id=user_id, vin=vin, kind="no_catalog", description=description, created_at=utcnow())
+        .on_conflict_do_nothing(index_elements=[VinRequest.user_id, VinRequest.vin, VinRequest.kind])
+    )
 
 
 def _our_brand(slug: str | None) -> Brand | None:

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlencode
 
-from flask import Blueprint, Response, current_app, make_response, render_template, request, url_for
+from flask import Blueprint, Response, make_response, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_limiter.errors import RateLimitExceeded
 
 from app.core.errors import ApiError
+from app.core.htmx import vary_on_htmx, wants_fragment
 from app.core.security import public
 from app.vehicles import preview
 from app.vehicles.preview_api import preview_throttle
@@ -17,25 +17,11 @@ from app.vehicles.preview_api import preview_throttle
 bp = Blueprint("vehicles_preview_views", __name__)
 
 # The signed-in VIN search page (built in its own blueprint); linked by path when its endpoint is not registered.
-VIN_SEARCH_PATH = "/vin"
-
-
-def wants_fragment() -> bool:
-    """HTMX asked for the fragment alone (not a boosted link or a history restore, which need the whole page)."""
-    headers = request.headers
-    return (
-        bool(headers.get("HX-Request"))
-        and not headers.get("HX-Boosted")
-        and not headers.get("HX-History-Restore-Request")
-    )
 
 
 def vin_search_url(vin: str) -> str:
     """The VIN search page opened on `vin`."""
-    rule = next((rule for rule in current_app.url_map.iter_rules() if rule.rule == VIN_SEARCH_PATH), None)
-    if rule is not None and rule.methods and "GET" in rule.methods:
-        return url_for(rule.endpoint, vin=vin)
-    return f"{VIN_SEARCH_PATH}?{urlencode({'vin': vin})}"
+    return url_for("vehicles_views.search", vin=vin)
 
 
 @bp.get("/vin/preview")
@@ -67,5 +53,5 @@ def _render(context: dict[str, Any], status: int) -> Response:
         response = make_response(render_template("vehicles/_preview.html", **context), 200)
     else:
         response = make_response(render_template("vehicles/preview.html", **context), status)
-    response.vary.add("HX-Request")
+    vary_on_htmx(response)
     return response

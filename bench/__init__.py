@@ -1,0 +1,1 @@
+"""Benchmarks: each prints a current value beside its baseline from the same run (see README.md)."""

@@ -1,0 +1,69 @@
+"""A dealer with a Full plan, committed for real, for tests that cannot run in the rolled-back transaction (page
+decodes in a background thread, live servers); everything the test made is deleted afterwards."""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import sqlalchemy as sa
+from flask import Flask
+
+from app.accounts.models import User
+from app.billing.models import Brand, Plan, Subscription
+from app.extensions import db, redis_store
+from app.vehicles.background import THREAD_PREFIX
+from app.vehicles.models import QueryLog, Vehicle, VinRequest
+from tests.conftest import PASSWORD
+from tests.support.dealers import commit_full_plan_dealer
+
+THREAD_WAIT_SECONDS = 30
+
+
+@dataclass(frozen=True)
+class Dealer:
+    id: uuid.UUID
+    email: str
+    password: str = PASSWORD
+
+
+def wait_for_page_decodes(timeout: float = THREAD_WAIT_SECONDS) -> None:
+    """Let every page decode thread finish, so nothing writes while the test's rows are deleted."""
+    for thread in threading.enumerate():
+        if thread.name.startswith(THREAD_PREFIX):
+            thread.join(timeout)
+
+
+@contextmanager
+def committed_dealer(app: Flask) -> Iterator[Dealer]:
+    """Seed the catalog if needed, commit a user with an active Full plan, and remove it all at the end.
+
+    Vehicles that did not exist before are deleted too (their history links cascade), with the user's query log and
+    VIN requests, and Redis is emptied (resolve cache, locks, progress records, queued prefetch jobs).
+    """
+    with app.app_context():
+        redis_store.client.flushdb()
+        seeded_before = db.session.scalar(sa.select(sa.func.count()).select_from(Plan)) > 0
+        vins_before = set(db.session.scalars(sa.select(Vehicle.vin)))
+        user = commit_full_plan_dealer(f"page-dealer-{uuid.uuid4().hex[:12]}@example.com", "Sayfa Bayi", PASSWORD)
+        dealer = Dealer(user.id, user.email)
+        db.session.remove()
+    try:
+        yield dealer
+    finally:
+        wait_for_page_decodes()
+        with app.app_context():
+            db.session.execute(sa.delete(VinRequest).where(VinRequest.user_id == dealer.id))
+            db.session.execute(sa.delete(QueryLog).where(QueryLog.user_id == dealer.id))
+            db.session.execute(sa.delete(Subscription).where(Subscription.user_id == dealer.id))
+            db.session.execute(sa.delete(User).where(User.id == dealer.id))
+            db.session.execute(sa.delete(Vehicle).where(Vehicle.vin.not_in(vins_before)))
+            if not seeded_before:
+                db.session.execute(sa.delete(Plan))
+                db.session.execute(sa.delete(Brand))
+            db.session.commit()
+            db.session.remove()
+            redis_store.client.flushdb()

@@ -1,0 +1,35 @@
+"""A dealer with an active Full plan, committed for real (for live servers, background threads and benchmarks)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import sqlalchemy as sa
+
+from app.accounts.models import User
+from app.accounts.services import create_user
+from app.billing import seed
+from app.billing.models import Brand, Plan, Subscription
+from app.core.db import utcnow
+from app.extensions import db
+
+
+def commit_full_plan_dealer(email: str, name: str, password: str) -> User:
+    """Seed brands and plans (idempotent), then commit a verified user with an active Full plan (in an app context)."""
+    seed.brands()
+    seed.plans()
+    user = create_user(email=email, name=name, password=password, email_verified=True)
+    now = utcnow()
+    db.session.add(
+        Subscription(
+            user_id=user.id,
+            plan=db.session.scalar(sa.select(Plan).where(Plan.key == "full")),
+            status="active",
+            billing_period="monthly",
+            brands=list(db.session.scalars(sa.select(Brand).where(Brand.active))),
+            start_date=now - timedelta(days=1),
+            end_date=now + timedelta(days=29),
+        )
+    )
+    db.session.commit()
+    return user
