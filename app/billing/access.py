@@ -20,10 +20,10 @@ def ensure_brand_access(user: User, brand_id: int) -> None:
     """Refuse with 403 unless `user` is an admin or has a live subscription that includes `brand_id`."""
     if user.is_admin:
         return
-    subscription = subscriptions.live_subscription(user)
-    if subscription is None:
+    live, covered = subscriptions.brand_coverage(user, brand_id)
+    if not live:
         raise ApiError("subscription_required", _("You need an active subscription to see this."), 403)
-    if not subscriptions.covers_brand(subscription, brand_id):
+    if not covered:
         raise ApiError("brand_not_in_plan", _("This brand is not included in your plan."), 403)
 
 

@@ -24,10 +24,6 @@ def active_brand_ids() -> set[int]:
     return set(db.session.scalars(sa.select(Brand.id).where(Brand.active)))
 
 
-def is_active_brand(brand_id: int) -> bool:
-    return db.session.scalar(sa.select(Brand.id).where(Brand.id == brand_id, Brand.active)) is not None
-
-
 def plan_by_key(plan_key: Any) -> Plan:
     """The active plan called `plan_key`, or a refusal."""
     plan = db.session.scalar(sa.select(Plan).where(Plan.key == plan_key)) if isinstance(plan_key, str) else None

@@ -16,7 +16,7 @@ from sqlalchemy.orm import joinedload
 from app.accounts.models import User
 from app.analytics.services import capture
 from app.billing import catalog
-from app.billing.models import LIVE_STATUSES, Payment, Plan, Subscription, user_brands
+from app.billing.models import LIVE_STATUSES, Brand, Payment, Plan, Subscription, user_brands
 from app.core.db import utcnow
 from app.core.errors import ApiError
 from app.extensions import db
@@ -75,14 +75,34 @@ def brand_ids_for(user: User) -> set[int]:
     return {brand.id for brand in subscription.brands}
 
 
-def covers_brand(subscription: Subscription, brand_id: int) -> bool:
-    """Whether a live subscription opens `brand_id`: any active brand on the Full plan, else a chosen one."""
-    if subscription.plan.is_full:
-        return catalog.is_active_brand(brand_id)
-    chosen = sa.select(user_brands.c.brand_id).where(
-        user_brands.c.subscription_id == subscription.id, user_brands.c.brand_id == brand_id
+def _brand_coverage_query() -> sa.Select:
+    """(the latest live subscription opens :brand_id) for :user_id at :now; no row when none is live."""
+    brand_id = sa.bindparam("brand_id")
+    chosen = sa.exists().where(user_brands.c.subscription_id == Subscription.id, user_brands.c.brand_id == brand_id)
+    active = sa.exists().where(Brand.id == brand_id, Brand.active)
+    covered = sa.or_(sa.and_(Plan.brand_count == 0, active), sa.and_(Plan.brand_count > 0, chosen))
+    return (
+        sa.select(covered)
+        .select_from(Subscription)
+        .join(Plan, Plan.id == Subscription.plan_id)
+        .where(
+            Subscription.user_id == sa.bindparam("user_id"),
+            Subscription.status.in_(LIVE_STATUSES),
+            Subscription.end_date > sa.bindparam("now", type_=Subscription.end_date.type),
+        )
+        .order_by(Subscription.end_date.desc())
+        .limit(1)
     )
-    return db.session.scalar(chosen) is not None
+
+
+# Built once: it runs on every brand-bound request.
+BRAND_COVERAGE = _brand_coverage_query()
+
+
+def brand_coverage(user: User, brand_id: int) -> tuple[bool, bool]:
+    """(has a live subscription, it opens `brand_id`): every active brand on the Full plan, else the chosen ones."""
+    row = db.session.execute(BRAND_COVERAGE, {"user_id": user.id, "brand_id": brand_id, "now": utcnow()}).first()
+    return (row is not None, bool(row and row[0]))
 
 
 def trial_eligible(user: User) -> bool:

@@ -32,6 +32,7 @@ from app.vehicles.race import PortalGate, RaceReport, ask_within, run_race
 
 VIN_PATTERN = re.compile(r"[A-HJ-NPR-Z0-9]{17}")  # the VIN alphabet has no I, O or Q
 LOCK_POLL_SECONDS = 0.05
+HISTORY_TOUCH_SECONDS = 60
 
 StageListener = Callable[[str, str], None]
 
@@ -157,31 +158,51 @@ class Run:
 def decode(user: User, raw_vin: Any, pick: Pick | None = None, on_stage: StageListener = _ignore) -> DecodeAnswer:
     """Decode a VIN for `user`; refusals (bad VIN, brand not in the plan, bad pick) raise ApiError."""
     vin = normalize_vin(raw_vin)
-    info = wmi.identify(vin)
-    brand = _our_brand(info.brand_slug if info else None)
-    if brand is not None:
-        ensure_brand_access(user, brand.id)
     budget = float(current_app.config["DECODE_BUDGET_SECONDS"])
     started = time.monotonic()
     run = Run(user, user.id, vin, started, started + budget, on_stage, timings={"wmi": vin[:3]})
-    if brand is not None:
-        run.brand_id, run.brand_name = brand.id, brand.name
     cache = ResolveCache(redis_store.client)
     pick = pick or Pick()
-    answer = _picked(run, cache, pick) if pick.source else _resolve(run, cache)
+    answer = None if pick.source else _cached_vehicle(run, cache)
+    if answer is None:
+        _check_wmi_brand(run)
+        answer = _picked(run, cache, pick) if pick.source else _resolve(run, cache)
     return _finish(run, answer)
+
+
+def _cached_vehicle(run: Run, cache: ResolveCache) -> DecodeAnswer | None:
+    """The hot path: a cached vehicle, checked against the caller's plan by the brand it carries."""
+    document = cache.positive(run.vin)
+    brand_id = (document.get("vehicle") or {}).get("brandId") if document else None
+    if brand_id is None:
+        return None
+    ensure_brand_access(run.user, brand_id)
+    run.brand_id = brand_id
+    run.on_stage("cache", "hit")
+    run.note(cache_source="redis_positive", cache_hit_ms=run.elapsed_ms())
+    return DecodeAnswer.from_cache(document)
+
+
+def _check_wmi_brand(run: Run) -> None:
+    """Before any upstream call: refuse a VIN whose WMI names one of our brands outside the caller's plan."""
+    info = wmi.identify(run.vin)
+    brand = _our_brand(info.brand_slug if info else None)
+    if brand is not None:
+        ensure_brand_access(run.user, brand.id)
+        run.brand_id, run.brand_name = brand.id, brand.name
 
 
 def _resolve(run: Run, cache: ResolveCache) -> DecodeAnswer:
     """Cache and stored vehicle first, then the negative cache, then one decode per VIN under the lock."""
     answer = _cached(run, cache, "redis_positive", "redis_negative")
     if answer is None:
-        end_read_snapshot()  # nothing may hold the database while we wait on the lock or the upstreams
+        release_database()  # nothing may hold the database while we wait on the lock or the upstreams
     while answer is None:
         lock = cache.try_lock(run.vin, ttl_ms=int((run.deadline - run.started) * 1000) + 5000)
         if lock is not None:
             try:
-                return _decode_upstream(run, cache)
+                # The holder before us may have finished between our cache check and our lock: read again.
+                return _cached(run, cache, "lock_wait", "lock_wait") or _decode_upstream(run, cache)
             finally:
                 cache.release(lock)
         answer = _wait_for_holder(run, cache)
@@ -312,7 +333,7 @@ def _picked(run: Run, cache: ResolveCache, pick: Pick) -> DecodeAnswer:
         cars = [Car(**car) for car in cached["cars"]]
     else:
         run.note(cache_source="miss")
-        end_read_snapshot()
+        release_database()
         cars = _ask_again(run, pick.source or "")
     car = pick.choose(cars)
     if car is None:
@@ -342,7 +363,7 @@ def _store(run: Run, answer: DecodeAnswer) -> DecodeAnswer:
     brand_id, brand_name = (brand.id, brand.name) if brand else (run.brand_id, run.brand_name)
     if brand_id is None:
         return DecodeAnswer("brand_unsupported", source=car.source, identified=f"{car.brand} {car.model}")
-    end_read_snapshot()
+    begin_writes()
     inserted = db.session.execute(
         insert_for(db.session, Vehicle)
         .values(_vehicle_row(run.vin, car, brand_id, brand_name or car.brand))
@@ -352,7 +373,9 @@ def _store(run: Run, answer: DecodeAnswer) -> DecodeAnswer:
     if inserted is not None:
         run.note(new_vehicle=True)
     stored = _stored_vehicle(run.vin)
-    return DecodeAnswer("vehicle", vehicle=vehicle_view(stored), source=stored.source)
+    answer = DecodeAnswer("vehicle", vehicle=vehicle_view(stored), source=stored.source)
+    db.session.commit()  # committed before it is cached: requests waiting on the lock link their users to it
+    return answer
 
 
 def _stored_vehicle(vin: str) -> Vehicle | None:
@@ -386,7 +409,7 @@ def _finish(run: Run, answer: DecodeAnswer) -> DecodeAnswer:
     run.note(result_kind=_result_kind(answer))
     run.timings.setdefault("candidate_pick", "none")
     new_vehicle = run.timings.pop("new_vehicle", False)
-    end_read_snapshot()
+    begin_writes(durable=False)
     db.session.execute(
         sa.insert(QueryLog).values(
             user_id=run.user_id,
@@ -400,7 +423,7 @@ def _finish(run: Run, answer: DecodeAnswer) -> DecodeAnswer:
             created_at=utcnow(),
         )
     )
-    if vehicle_id is not None:
+    if vehicle_id is not None and _history_stale(run.user_id, vehicle_id):
         _link(run.user_id, vehicle_id)
     if answer.kind == "no_catalog":
         _save_request(run.user_id, run.vin, answer.identified)
@@ -412,14 +435,24 @@ def _finish(run: Run, answer: DecodeAnswer) -> DecodeAnswer:
     return answer
 
 
-def end_read_snapshot() -> None:
-    """Commit what the request has read so far, so the next statement starts a fresh transaction.
+def release_database() -> None:
+    """Commit what the request has read so far: nothing may hold the database while a decode waits."""
+    db.session.commit()
+
+
+def begin_writes(durable: bool = True) -> None:
+    """Prepare the session for a decode's writes.
 
     SQLite refuses to turn a read transaction into a write once another connection has committed since it began
-    (SQLITE_BUSY_SNAPSHOT, which busy_timeout does not wait out); a transaction that starts with its write waits for
-    the lock instead. It also keeps the database free while a decode waits on the upstreams.
+    (SQLITE_BUSY_SNAPSHOT, which busy_timeout does not wait out), so the reads are committed first and the writes
+    start a transaction of their own, which waits for the lock instead. On PostgreSQL a non-durable batch (log rows,
+    history links) need not wait for its WAL flush: a crash can lose its last fraction of a second, never corrupt
+    anything (SQLite's synchronous=NORMAL is the same trade).
     """
-    db.session.commit()
+    if db.session.get_bind().dialect.name == "sqlite":
+        db.session.commit()
+    elif not durable:
+        db.session.execute(sa.text("SET LOCAL synchronous_commit TO OFF"))
 
 
 ERROR_LOG_TEXT = {
@@ -436,6 +469,16 @@ def _result_kind(answer: DecodeAnswer) -> str:
     if answer.kind in ("vehicle", "aborted"):
         return answer.kind
     return "unknown"
+
+
+def _history_stale(user_id: Any, vehicle_id: int) -> bool:
+    """Whether the history link is worth writing: a dealer decoding one VIN again and again within a minute moves it
+    to the top once, not on every request."""
+    return bool(redis_store.client.set(history_touch_key(user_id, vehicle_id), "1", nx=True, ex=HISTORY_TOUCH_SECONDS))
+
+
+def history_touch_key(user_id: Any, vehicle_id: int) -> str:
+    return f"history:touched:{user_id}:{vehicle_id}"
 
 
 def _link(user_id: Any, vehicle_id: int) -> None:

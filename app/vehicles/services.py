@@ -10,8 +10,8 @@ from flask_babel import gettext as _
 
 from app.accounts.models import User
 from app.core.errors import ApiError
-from app.extensions import db
-from app.vehicles.decode import DecodeAnswer, candidate_view, normalize_vin, vehicle_view
+from app.extensions import db, redis_store
+from app.vehicles.decode import DecodeAnswer, candidate_view, history_touch_key, normalize_vin, vehicle_view
 from app.vehicles.models import UserVehicle, Vehicle, VinRequest
 
 HISTORY_PAGE_SIZE = 20
@@ -74,6 +74,7 @@ def forget(user: User, vehicle_id: int) -> None:
     if link is None:
         raise ApiError("vehicle_not_found", _("This vehicle is not in your history."), 404)
     db.session.delete(link)
+    redis_store.client.delete(history_touch_key(user.id, vehicle_id))  # decoding it again must bring it back
 
 
 def report_vin(user: User, raw_vin: Any, note: str) -> VinRequest:

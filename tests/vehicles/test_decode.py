@@ -446,3 +446,14 @@ def test_the_insights_view_flattens_the_timings_into_typed_columns(dealer, decod
     assert miss.vin_api_used is None and isinstance(miss.catapi_ms, int) and miss.cache_hit_ms is None
     assert hit.cache_source == "redis_positive" and isinstance(hit.cache_hit_ms, int) and hit.catapi_ms is None
     assert hit.aborted_ms is None
+
+
+def test_a_vehicle_removed_from_the_history_comes_back_when_decoded_again(dealer, client, decode_vin, upstreams):
+    vehicle_id = decode_vin(VIN_GOLF).get_json()["vehicle"]["id"]
+    removed = client.delete(f"/api/vehicles/history/{vehicle_id}", json={}, headers={"Origin": "http://localhost"})
+    assert removed.status_code == 200
+    assert client.get("/api/vehicles/history").get_json()["items"] == []
+
+    decode_vin(VIN_GOLF)
+
+    assert [item["id"] for item in client.get("/api/vehicles/history").get_json()["items"]] == [vehicle_id]
