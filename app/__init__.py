@@ -41,6 +41,7 @@ BLUEPRINTS = [
     "app.vehicles.preview_api:bp",
     "app.vehicles.preview_views:bp",
     "app.internal_admin.api:bp",
+    "app.catalog.api:bp",
 ]
 
 MODEL_MODULES = [
@@ -49,6 +50,7 @@ MODEL_MODULES = [
     "app.notifications.models",
     "app.billing.models",
     "app.vehicles.models",
+    "app.catalog.models",
 ]
 
 # Each domain's seed step ("module.function"), in the order `flask seed` runs them.

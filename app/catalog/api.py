@@ -1,0 +1,27 @@
+"""A decoded vehicle's catalog under /api/vehicles/<vehicleId>/categories (signed in, brand access)."""
+
+from __future__ import annotations
+
+from flask import Blueprint, jsonify
+from flask_login import current_user
+
+from app.catalog import services
+
+bp = Blueprint("catalog_api", __name__, url_prefix="/api/vehicles/<int:vehicle_id>/categories")
+
+
+@bp.get("")
+def tree(vehicle_id: int):
+    return jsonify(services.tree(services.open_vehicle(current_user, vehicle_id)))
+
+
+@bp.get("/<int:category_id>")
+def category(vehicle_id: int, category_id: int):
+    vehicle = services.open_vehicle(current_user, vehicle_id)
+    return jsonify(services.category_detail(vehicle, services.category_in(vehicle, category_id)))
+
+
+@bp.get("/<int:category_id>/children")
+def children(vehicle_id: int, category_id: int):
+    vehicle = services.open_vehicle(current_user, vehicle_id)
+    return jsonify(services.children_of(vehicle, services.category_in(vehicle, category_id)))

@@ -1,0 +1,121 @@
+"""A vehicle's catalog as we store it: the category tree, part rows, schema pictures with hotspots, and the log of
+copied OEM codes.
+
+Everything hangs off the shared vehicle and is deleted with it. Part rows are unique over (vehicle, category, OEM
+code, name, position) with nulls comparing equal, so re-fetching a category never duplicates them.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Mapped, mapped_column
+
+from app.core.db import UTCDateTime, utcnow
+from app.extensions import db
+from app.vehicles.models import JsonDocument
+
+
+class Category(db.Model):
+    __tablename__ = "category"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    # A decoded vehicle's tree; VIN-less catalog vehicles (catalogVehicleId) arrive with catalog browsing.
+    vehicle_id: Mapped[int] = mapped_column(sa.ForeignKey("vehicle.id", ondelete="CASCADE"))
+    parent_id: Mapped[int | None] = mapped_column(sa.ForeignKey("category.id", ondelete="CASCADE"), index=True)
+    source: Mapped[str] = mapped_column(sa.String(20))
+    external_id: Mapped[str] = mapped_column(sa.String(120))
+    name: Mapped[str] = mapped_column(sa.String(300))
+    link_path: Mapped[str | None] = mapped_column(sa.String(1000))
+    unavailable: Mapped[bool] = mapped_column(default=False)
+    remark: Mapped[str | None] = mapped_column(sa.Text)
+    model_codes: Mapped[list[str]] = mapped_column(JsonDocument, default=list)
+    presel: Mapped[bool] = mapped_column(default=False)
+    is_leaf: Mapped[bool] = mapped_column(default=False)
+    # The {NNN-NNN} code a picture-level category carries in its name: what reference rows point to.
+    illustration_code: Mapped[str | None] = mapped_column(sa.String(20))
+    sort_order: Mapped[int] = mapped_column(default=0)
+    children_fetched_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    parts_fetched_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+    __table_args__ = (
+        # One row per upstream node under one parent (a root's parent is null: coalesced so it compares equal).
+        sa.Index(
+            "uq_category_node",
+            "vehicle_id",
+            sa.func.coalesce(sa.column("parent_id"), 0),
+            "external_id",
+            unique=True,
+        ),
+        sa.Index("ix_category_vehicle_id_illustration_code", "vehicle_id", "illustration_code"),
+    )
+
+
+class Part(db.Model):
+    __tablename__ = "part"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    vehicle_id: Mapped[int | None] = mapped_column(sa.ForeignKey("vehicle.id", ondelete="CASCADE"))
+    category_id: Mapped[int] = mapped_column(sa.ForeignKey("category.id", ondelete="CASCADE"), index=True)
+    oem_code: Mapped[str] = mapped_column(sa.String(60))
+    name: Mapped[str] = mapped_column(sa.String(300))
+    position: Mapped[str | None] = mapped_column(sa.String(20))
+    unavailable: Mapped[bool] = mapped_column(default=False)
+    remark: Mapped[str | None] = mapped_column(sa.Text)
+    model_codes: Mapped[list[str]] = mapped_column(JsonDocument, default=list)
+    # Reference rows: the illustration code they point to, and the name with the 'see table' phrasing stripped.
+    reference_code: Mapped[str | None] = mapped_column(sa.String(20))
+    label: Mapped[str] = mapped_column(sa.String(300))
+    sort_order: Mapped[int] = mapped_column(default=0)
+
+    __table_args__ = (
+        sa.Index(
+            "uq_part_row",
+            sa.func.coalesce(sa.column("vehicle_id"), 0),
+            "category_id",
+            "oem_code",
+            "name",
+            sa.func.coalesce(sa.column("position"), ""),
+            unique=True,
+        ),
+    )
+
+
+class SchemaPicture(db.Model):
+    """A leaf category's schema picture, copied into object storage once; hotspots are in its native pixels."""
+
+    __tablename__ = "schema_picture"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    category_id: Mapped[int] = mapped_column(sa.ForeignKey("category.id", ondelete="CASCADE"), unique=True)
+    storage_key: Mapped[str] = mapped_column(sa.String(300))
+    source_url: Mapped[str] = mapped_column(sa.String(1000))
+    width: Mapped[int]
+    height: Mapped[int]
+
+
+class Hotspot(db.Model):
+    __tablename__ = "hotspot"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    schema_picture_id: Mapped[int] = mapped_column(sa.ForeignKey("schema_picture.id", ondelete="CASCADE"), index=True)
+    position: Mapped[str] = mapped_column(sa.String(20))
+    x1: Mapped[int]
+    y1: Mapped[int]
+    x2: Mapped[int]
+    y2: Mapped[int]
+
+
+class OemCopy(db.Model):
+    """Each time a user copies a part's OEM code (kept when the vehicle or the part goes)."""
+
+    __tablename__ = "oem_copy"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[uuid.UUID | None] = mapped_column(sa.ForeignKey("user.id", ondelete="SET NULL"), index=True)
+    vehicle_id: Mapped[int | None] = mapped_column(sa.ForeignKey("vehicle.id", ondelete="SET NULL"))
+    part_id: Mapped[int | None] = mapped_column(sa.ForeignKey("part.id", ondelete="SET NULL"))
+    oem_code: Mapped[str] = mapped_column(sa.String(60), index=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, index=True)

@@ -1,0 +1,149 @@
+"""A vehicle's catalog for the dealer: the tree, a category's children or parts, its ancestors and whether the
+upstream failed (loadError). Stored data answers first; a category never fetched is fetched once and stored."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from flask import current_app
+from flask_babel import gettext as _
+
+from app.accounts.models import User
+from app.billing.access import ensure_brand_access
+from app.catalog import store
+from app.catalog.models import Category, Part
+from app.catalog.providers import CategoryRef, ProviderError, TreeProvider, provider_for
+from app.core.errors import ApiError
+from app.extensions import db
+from app.vehicles.models import Vehicle
+from app.vehicles.services import get_vehicle
+
+log = logging.getLogger(__name__)
+
+
+def open_vehicle(user: User, vehicle_id: int) -> Vehicle:
+    """The vehicle, if the caller's plan covers its brand (catalog data is brand-bound)."""
+    vehicle = get_vehicle(vehicle_id)
+    if vehicle.brand_id is not None:
+        ensure_brand_access(user, vehicle.brand_id)
+    return vehicle
+
+
+def tree(vehicle: Vehicle) -> dict[str, Any]:
+    """The root categories, fetched from the upstream the first time."""
+    roots = store.roots(vehicle.id)
+    load_error = False
+    if not roots:
+        load_error = not fetch_roots(vehicle)
+        roots = store.roots(vehicle.id)
+    return {"categories": [category_view(category) for category in roots], "loadError": load_error and not roots}
+
+
+def fetch_roots(vehicle: Vehicle) -> bool:
+    provider = provider_for(vehicle, current_app.config)
+    if provider is None:
+        return False
+    try:
+        store.save_nodes(vehicle.id, vehicle.source, None, provider.roots())
+    except ProviderError as error:
+        log.warning("roots of vehicle %s: %s", vehicle.id, error)
+        return False
+    return True
+
+
+def category_in(vehicle: Vehicle, category_id: int) -> Category:
+    category = db.session.get(Category, category_id)
+    if category is None or category.vehicle_id != vehicle.id:
+        raise ApiError("category_not_found", _("No such category was found for this vehicle."), 404)
+    return category
+
+
+def category_detail(vehicle: Vehicle, category: Category) -> dict[str, Any]:
+    """The category with its children or its parts, its ancestors, and loadError when the upstream failed and
+    nothing is stored."""
+    provider = provider_for(vehicle, current_app.config)
+    children: list[Category] = []
+    parts: list[Part] = []
+    if category.is_leaf:
+        parts = load_parts(category, provider)
+    else:
+        children = load_children(vehicle, category, provider)
+    return {
+        "category": category_view(category),
+        "children": [category_view(child) for child in children],
+        "parts": _parts_view(vehicle, parts),
+        "schema": None,
+        "ancestors": [{"id": item.id, "name": item.name} for item in store.ancestors(category)],
+        "loadError": not children and not parts,
+    }
+
+
+def children_of(vehicle: Vehicle, category: Category) -> dict[str, Any]:
+    found = load_children(vehicle, category, provider_for(vehicle, current_app.config))
+    return {"categories": [category_view(child) for child in found], "loadError": not found and not category.is_leaf}
+
+
+def load_children(vehicle: Vehicle, category: Category, provider: TreeProvider | None) -> list[Category]:
+    """Stored children; a group never drilled to the end is drilled for its subgroups (stored rows are kept)."""
+    if category.children_fetched_at is not None or provider is None:
+        return store.children(category)
+    try:
+        nodes = provider.children(CategoryRef(category.external_id, category.link_path))
+    except ProviderError as error:
+        log.warning("children of category %s: %s", category.id, error)
+        return store.children(category)
+    store.save_nodes(vehicle.id, category.source, category, nodes)
+    return store.children(category)
+
+
+def load_parts(category: Category, provider: TreeProvider | None) -> list[Part]:
+    """Stored part rows; a leaf never fetched to the end is fetched (a failure leaves it to be tried again, and rows
+    stored before are neither lost nor duplicated)."""
+    if category.parts_fetched_at is not None or provider is None:
+        return store.parts(category)
+    try:
+        lines = provider.parts(CategoryRef(category.external_id, category.link_path))
+    except ProviderError as error:
+        log.warning("parts of category %s: %s", category.id, error)
+        return store.parts(category)
+    store.save_parts(category, lines)
+    return store.parts(category)
+
+
+def category_view(category: Category) -> dict[str, Any]:
+    return {
+        "id": category.id,
+        "parentId": category.parent_id,
+        "externalId": category.external_id,
+        "name": category.name,
+        "unavailable": category.unavailable,
+        "remark": category.remark,
+        "modelCodes": category.model_codes,
+        "presel": category.presel,
+        "leaf": category.is_leaf,
+        "illustrationCode": category.illustration_code,
+        "thumbnail": None,
+    }
+
+
+def _parts_view(vehicle: Vehicle, parts: list[Part]) -> list[dict[str, Any]]:
+    targets = store.illustration_index(vehicle.id, {part.reference_code for part in parts if part.reference_code})
+    return [
+        {
+            "id": part.id,
+            "oemCode": part.oem_code,
+            "name": part.name,
+            "label": part.label,
+            "position": part.position,
+            "unavailable": part.unavailable,
+            "remark": part.remark,
+            "modelCodes": part.model_codes,
+            "reference": (
+                {"code": part.reference_code, "categoryId": targets.get(part.reference_code)}
+                if part.reference_code
+                else None
+            ),
+        }
+        for part in parts
+    ]

@@ -1,0 +1,86 @@
+"""Prefetch: after a decode, walk the new vehicle's tree in the background so its page opens from stored data.
+
+prefetch-init stores the roots and enqueues a prefetch-children job per group (which stores its children and
+enqueues theirs) and a prefetch-parts job per leaf (which stores its part rows). Job ids join their parts with '-'
+(RQ reserves ':'), and an id already queued is not queued twice. Inserts do nothing on conflict, so a retried job
+never duplicates rows.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from flask import current_app
+from rq import Retry
+
+from app.catalog import services, store
+from app.catalog.models import Category
+from app.catalog.providers import provider_for
+from app.extensions import db, queues
+from app.vehicles.models import Vehicle
+
+log = logging.getLogger(__name__)
+
+RETRY = Retry(max=3, interval=[10, 60, 300])
+
+
+def prefetch_init(vehicle_id: int) -> int:
+    """Store the vehicle's roots and queue their walk; returns how many categories were queued."""
+    vehicle = db.session.get(Vehicle, vehicle_id)
+    if vehicle is None:
+        return 0
+    if provider_for(vehicle, current_app.config) is None:
+        log.info(
+            "vehicle %s: no tree reader for source %s yet; its catalog is not prefetched", vehicle_id, vehicle.source
+        )
+        return 0
+    if not store.roots(vehicle.id) and not services.fetch_roots(vehicle):
+        raise RuntimeError(f"vehicle {vehicle_id}: the upstream did not give its root categories")
+    db.session.commit()
+    return _queue_walk(vehicle, store.roots(vehicle.id))
+
+
+def prefetch_children(vehicle_id: int, category_id: int) -> int:
+    """Store one category's children and queue their walk; returns how many were queued."""
+    found = _category_of(vehicle_id, category_id)
+    if found is None:
+        return 0
+    vehicle, category = found
+    children = services.load_children(vehicle, category, provider_for(vehicle, current_app.config))
+    db.session.commit()
+    if not children and category.children_fetched_at is None:
+        raise RuntimeError(f"category {category_id}: the upstream did not give its children")  # RQ retries it
+    return _queue_walk(vehicle, children)
+
+
+def prefetch_parts(vehicle_id: int, category_id: int) -> int:
+    """Store a leaf category's part rows; returns how many are stored."""
+    found = _category_of(vehicle_id, category_id)
+    if found is None:
+        return 0
+    vehicle, category = found
+    parts = services.load_parts(category, provider_for(vehicle, current_app.config))
+    db.session.commit()
+    if category.parts_fetched_at is None:
+        raise RuntimeError(f"category {category_id}: the upstream did not give its parts")  # RQ retries it
+    return len(parts)
+
+
+def _category_of(vehicle_id: int, category_id: int) -> tuple[Vehicle, Category] | None:
+    vehicle = db.session.get(Vehicle, vehicle_id)
+    category = db.session.get(Category, category_id)
+    if vehicle is None or category is None or category.vehicle_id != vehicle_id:
+        return None  # deleted meanwhile: nothing to do
+    return vehicle, category
+
+
+def _queue_walk(vehicle: Vehicle, categories: list[Category]) -> int:
+    queued = 0
+    for category in categories:
+        kind, job = ("parts", prefetch_parts) if category.is_leaf else ("children", prefetch_children)
+        job_id = f"prefetch-{kind}-{vehicle.id}-{category.id}"
+        if queues.get("prefetch").fetch_job(job_id) is not None:
+            continue  # queued or done already
+        queues.enqueue("prefetch", job, vehicle.id, category.id, job_id=job_id, retry=RETRY)
+        queued += 1
+    return queued

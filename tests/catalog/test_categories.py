@@ -1,0 +1,194 @@
+"""A decoded vehicle's catalog: the tree, drilling, leaf detection, parts, references, loadError and prefetch, against
+the portal sandbox through the real adapter."""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+from app.catalog.models import Category, Part
+from app.catalog.tasks import prefetch_init
+from app.extensions import db, queues, redis_store
+from app.sources.sandbox.catalog import VIN_GOLF
+
+SITE = {"Origin": "http://localhost"}
+
+
+def get(client, path: str) -> dict:  # noqa: ANN001
+    response = client.get(path)
+    assert response.status_code == 200, response.get_json()
+    return response.get_json()
+
+
+def group_calls(upstreams) -> int:  # noqa: ANN001
+    return len([call for call in upstreams.portal.calls() if call.path.endswith("/groups")])
+
+
+def first_leaf(client, vehicle_id: int) -> dict:  # noqa: ANN001
+    """Walk down the first branch until a leaf; its detail."""
+    node = get(client, f"/api/vehicles/{vehicle_id}/categories")["categories"][0]
+    while True:
+        detail = get(client, f"/api/vehicles/{vehicle_id}/categories/{node['id']}")
+        if detail["category"]["leaf"]:
+            return detail
+        node = detail["children"][0]
+
+
+def run_prefetch(vehicle_id: int) -> None:
+    """Run the prefetch jobs as a worker would, until the queue is empty."""
+    prefetch_init(vehicle_id)
+    queue = queues.get("prefetch")
+    while queue.job_ids:
+        job = queue.fetch_job(queue.job_ids[0])
+        queue.remove(job)
+        job.func(*job.args)
+
+
+def test_the_roots_come_from_the_portal_once_and_are_stored(client, bmw, upstreams):
+    tree = get(client, f"/api/vehicles/{bmw}/categories")
+    calls = group_calls(upstreams)
+
+    again = get(client, f"/api/vehicles/{bmw}/categories")
+
+    assert tree == again and tree["loadError"] is False
+    assert [root["name"] for root in tree["categories"]][:3] == ["Motor", "Yakıt sistemi", "Egzoz sistemi"]
+    assert group_calls(upstreams) == calls == 1
+
+
+def test_a_group_is_drilled_once_for_its_subgroups(client, bmw, upstreams):
+    motor = get(client, f"/api/vehicles/{bmw}/categories")["categories"][0]
+
+    detail = get(client, f"/api/vehicles/{bmw}/categories/{motor['id']}")
+    calls = group_calls(upstreams)
+    again = get(client, f"/api/vehicles/{bmw}/categories/{motor['id']}")
+
+    assert detail["children"] and detail["parts"] == [] and detail["loadError"] is False
+    assert again == detail and group_calls(upstreams) == calls
+    children = get(client, f"/api/vehicles/{bmw}/categories/{motor['id']}/children")
+    assert [child["id"] for child in children["categories"]] == [child["id"] for child in detail["children"]]
+
+
+def test_a_leaf_link_is_fetched_as_parts_never_as_child_categories(client, bmw, upstreams):
+    leaf = first_leaf(client, bmw)
+
+    assert leaf["parts"] and leaf["children"] == [] and leaf["loadError"] is False
+    assert leaf["category"]["illustrationCode"]  # picture-level names carry their {NNN-NNN} code
+    assert any("/extern/bmw/vin_items" in call.path for call in upstreams.portal.calls())
+    assert db.session.scalar(sa.select(sa.func.count()).where(Category.parent_id == leaf["category"]["id"])) == 0
+    part = leaf["parts"][0]
+    assert set(part) >= {"oemCode", "name", "label", "position", "unavailable", "remark", "modelCodes", "reference"}
+
+
+def test_ancestors_run_from_the_root_to_the_parent(client, bmw, upstreams):
+    leaf = first_leaf(client, bmw)
+
+    names = [item["name"] for item in leaf["ancestors"]]
+
+    assert names[0] == "Motor" and len(names) >= 2
+    parent = get(client, f"/api/vehicles/{bmw}/categories/{leaf['ancestors'][-1]['id']}")
+    assert leaf["category"]["id"] in [child["id"] for child in parent["children"]]
+
+
+def test_a_failed_drill_is_a_load_error_and_is_tried_again_later(client, bmw, upstreams):
+    motor = get(client, f"/api/vehicles/{bmw}/categories")["categories"][0]
+    upstreams.portal.faults.error_rate = 1.0
+
+    failed = client.get(f"/api/vehicles/{bmw}/categories/{motor['id']}")
+
+    assert failed.status_code == 200
+    assert failed.get_json()["loadError"] is True and failed.get_json()["children"] == []
+    upstreams.portal.faults.error_rate = 0.0
+    recovered = get(client, f"/api/vehicles/{bmw}/categories/{motor['id']}")
+    assert recovered["loadError"] is False and recovered["children"]
+
+
+def test_a_failed_parts_fetch_is_a_load_error(client, bmw, upstreams):
+    motor = get(client, f"/api/vehicles/{bmw}/categories")["categories"][0]
+    group = get(client, f"/api/vehicles/{bmw}/categories/{motor['id']}")["children"][0]
+    leaf = get(client, f"/api/vehicles/{bmw}/categories/{group['id']}")["children"][0]
+    upstreams.portal.faults.error_rate = 1.0
+
+    failed = get(client, f"/api/vehicles/{bmw}/categories/{leaf['id']}")
+
+    assert failed["category"]["leaf"] is True
+    assert failed["loadError"] is True and failed["parts"] == []
+
+
+def test_fetching_a_leaf_again_never_duplicates_its_rows(client, bmw, upstreams):
+    """As when a prefetch job is retried after storing some rows, or a page and a job fetch the same leaf."""
+    leaf = first_leaf(client, bmw)
+    category = db.session.get(Category, leaf["category"]["id"])
+    count = db.session.scalar(sa.select(sa.func.count()).where(Part.category_id == category.id))
+    category.parts_fetched_at = None
+    db.session.execute(sa.delete(Part).where(Part.id == leaf["parts"][0]["id"]))
+    db.session.commit()
+
+    again = get(client, f"/api/vehicles/{bmw}/categories/{category.id}")
+
+    assert len(again["parts"]) == count
+    assert db.session.scalar(sa.select(sa.func.count()).where(Part.category_id == category.id)) == count
+
+
+def test_the_prefetch_stores_the_whole_tree_and_running_it_again_adds_nothing(client, bmw, upstreams):
+    run_prefetch(bmw)
+    categories = db.session.scalar(sa.select(sa.func.count()).where(Category.vehicle_id == bmw))
+    parts = db.session.scalar(sa.select(sa.func.count()).where(Part.vehicle_id == bmw))
+    leaves_without_parts = db.session.scalar(
+        sa.select(sa.func.count()).where(
+            Category.vehicle_id == bmw, Category.is_leaf, Category.parts_fetched_at.is_(None)
+        )
+    )
+
+    db.session.execute(sa.update(Category).values(children_fetched_at=None, parts_fetched_at=None))
+    db.session.commit()
+    redis_store.client.flushdb()  # the finished jobs' records, which keep a second walk from being queued
+    calls_after_first_walk = len(upstreams.portal.calls())
+    run_prefetch(bmw)
+
+    assert categories > 20 and parts > 500 and leaves_without_parts == 0
+    assert len(upstreams.portal.calls()) > calls_after_first_walk  # the second walk really fetched again
+    assert db.session.scalar(sa.select(sa.func.count()).where(Category.vehicle_id == bmw)) == categories
+    assert db.session.scalar(sa.select(sa.func.count()).where(Part.vehicle_id == bmw)) == parts
+    calls = len(upstreams.portal.calls())
+    assert get(client, f"/api/vehicles/{bmw}/categories/{first_leaf(client, bmw)['category']['id']}")["parts"]
+    assert len(upstreams.portal.calls()) == calls  # the page reads stored data only
+
+
+def test_reference_rows_show_their_label_and_point_to_the_stored_illustration(client, bmw, upstreams):
+    run_prefetch(bmw)
+    reference = db.session.scalars(
+        sa.select(Part).where(Part.vehicle_id == bmw, Part.reference_code.is_not(None))
+    ).first()
+    assert reference is not None, "the sandbox catalog has reference rows"
+    target = db.session.scalar(
+        sa.select(Category.id).where(Category.vehicle_id == bmw, Category.illustration_code == reference.reference_code)
+    )
+
+    detail = get(client, f"/api/vehicles/{bmw}/categories/{reference.category_id}")
+
+    row = next(part for part in detail["parts"] if part["id"] == reference.id)
+    assert row["oemCode"] == "N/A"
+    assert "tablo" not in row["label"].lower() and row["label"]
+    assert row["reference"] == {"code": reference.reference_code, "categoryId": target}
+
+
+def test_a_category_of_another_vehicle_or_none_is_not_found(client, bmw, decode_vin, upstreams):
+    golf = decode_vin(VIN_GOLF).get_json()["vehicle"]["id"]
+    motor = get(client, f"/api/vehicles/{bmw}/categories")["categories"][0]
+
+    for path in (f"/api/vehicles/{golf}/categories/{motor['id']}", f"/api/vehicles/{bmw}/categories/999999"):
+        response = client.get(path, headers={"Accept-Language": "tr"})
+        assert response.status_code == 404
+        assert response.get_json()["error"]["code"] == "category_not_found"
+    assert client.get("/api/vehicles/999999/categories").status_code == 404
+
+
+def test_the_catalog_is_bound_to_the_plan_s_brands(client, bmw, create_user, make_subscription, sign_in):
+    other = create_user()
+    subscription = make_subscription(other, "active", plan_key="single")
+    assert "BMW" not in [brand.name for brand in subscription.brands]
+    sign_in(other.email)
+
+    response = client.get(f"/api/vehicles/{bmw}/categories")
+
+    assert response.status_code == 403
+    assert response.get_json()["error"]["code"] == "brand_not_in_plan"
