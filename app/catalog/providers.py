@@ -10,7 +10,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from app.sources.portal import PortalError, PortalNode, PortalPart, PortalSource
+from app.sources.portal import ILLUSTRATION_PATTERN, PortalError, PortalNode, PortalPart, PortalSource, parse_part
+from app.sources.scrape import GroupInfo as ScrapeGroup
+from app.sources.scrape import ScrapeError, ScrapeSource
 from app.vehicles import sources as source_pool
 from app.vehicles.models import Vehicle
 
@@ -115,6 +117,48 @@ def _part_line(row: PortalPart) -> PartLine:
     )
 
 
+class ScrapeTree:
+    """The public web catalog: a flat group list whose groups name their category; two levels, groups are leaves."""
+
+    def __init__(self, source: ScrapeSource, catalog_code: str) -> None:
+        self.source = source
+        self.catalog_code = catalog_code
+
+    def roots(self) -> list[Node]:
+        names = dict.fromkeys(group.category or OTHER_GROUPS for group in self._groups())
+        return [Node(external_id=f"{CATEGORY_PREFIX}{name}", name=name) for name in names]
+
+    def children(self, category: CategoryRef) -> list[Node]:
+        name = category.external_id.removeprefix(CATEGORY_PREFIX)
+        return [
+            Node(external_id=group.id, name=group.name, is_leaf=True, illustration_code=_illustration_code(group.name))
+            for group in self._groups()
+            if (group.category or OTHER_GROUPS) == name
+        ]
+
+    def parts(self, category: CategoryRef) -> list[PartLine]:
+        try:
+            rows = self.source.parts(self.catalog_code, category.external_id)
+        except ScrapeError as error:
+            raise ProviderError(str(error)) from error
+        return [_part_line(parse_part(row.oem, row.name, row.position, row.remark, row.unavailable)) for row in rows]
+
+    def _groups(self) -> list[ScrapeGroup]:
+        try:
+            return self.source.groups(self.catalog_code)
+        except ScrapeError as error:
+            raise ProviderError(str(error)) from error
+
+
+def _illustration_code(name: str) -> str | None:
+    match = ILLUSTRATION_PATTERN.search(name)
+    return match.group(1) if match else None
+
+
+CATEGORY_PREFIX = "category-"
+OTHER_GROUPS = "Diğer"
+
+
 def provider_for(vehicle: Vehicle, config: Mapping[str, Any]) -> TreeProvider | None:
     """The tree of the source that decoded the vehicle, when that source is configured and has a tree reader."""
     sources = source_pool.catalog_sources(config)
@@ -123,4 +167,6 @@ def provider_for(vehicle: Vehicle, config: Mapping[str, Any]) -> TreeProvider | 
         return PortalTree(
             sources["portal"], raw.get("service") or raw.get("catalogId") or "", raw.get("vehicleId") or ""
         )
+    if vehicle.source == "scrape" and isinstance(sources.get("scrape"), ScrapeSource):
+        return ScrapeTree(sources["scrape"], raw.get("catalog_code") or raw.get("catalogId") or "")
     return None

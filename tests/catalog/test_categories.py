@@ -8,7 +8,7 @@ import sqlalchemy as sa
 from app.catalog.models import Category, Part
 from app.catalog.tasks import prefetch_init
 from app.extensions import db, queues, redis_store
-from app.sources.sandbox.catalog import VIN_GOLF
+from app.sources.sandbox.catalog import VIN_CLIO, VIN_GOLF
 
 SITE = {"Origin": "http://localhost"}
 
@@ -192,3 +192,16 @@ def test_the_catalog_is_bound_to_the_plan_s_brands(client, bmw, create_user, mak
 
     assert response.status_code == 403
     assert response.get_json()["error"]["code"] == "brand_not_in_plan"
+
+
+def test_the_web_catalog_s_groups_hang_under_their_categories_as_leaves(client, dealer, decode_vin, upstreams):
+    clio = decode_vin(VIN_CLIO).get_json()["vehicle"]["id"]
+
+    roots = get(client, f"/api/vehicles/{clio}/categories")["categories"]
+    group = get(client, f"/api/vehicles/{clio}/categories/{roots[0]['id']}")
+    leaf = get(client, f"/api/vehicles/{clio}/categories/{group['children'][0]['id']}")
+
+    assert roots and not any(root["leaf"] for root in roots)
+    assert group["children"] and all(child["leaf"] for child in group["children"])
+    assert leaf["parts"] and leaf["category"]["illustrationCode"] and leaf["loadError"] is False
+    assert [item["id"] for item in leaf["ancestors"]] == [roots[0]["id"]]
