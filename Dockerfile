@@ -11,7 +11,7 @@ COPY requirements.txt ./
 RUN pip install -r requirements.txt
 COPY . .
 COPY --from=assets /build/node_modules/htmx.org/dist/htmx.min.js app/static/vendor/htmx.min.js
-RUN pybabel compile -d translations && useradd --system --home /srv/app parcabul && mkdir -p instance \
+RUN pybabel compile -d translations && useradd --system --home /srv/app parcabul && mkdir -p instance/storage \
     && chown -R parcabul instance
 USER parcabul
 EXPOSE 8000

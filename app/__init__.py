@@ -42,6 +42,7 @@ BLUEPRINTS = [
     "app.vehicles.preview_views:bp",
     "app.internal_admin.api:bp",
     "app.catalog.api:bp",
+    "app.storage.views:bp",
 ]
 
 MODEL_MODULES = [

@@ -45,6 +45,14 @@ def _database_url(value: str | None) -> str:
     return f"sqlite:///{INSTANCE_DIR / 'parcabul.sqlite3'}"
 
 
+def _storage_dir(value: str | None) -> str:
+    """Default instance/storage; a relative folder is taken from the project folder, wherever the process starts."""
+    if not value:
+        return str(INSTANCE_DIR / "storage")
+    path = Path(value)
+    return str(path if path.is_absolute() else PROJECT_ROOT / path)
+
+
 def _base_url(env: os._Environ[str] | dict[str, str]) -> str:
     if env.get("BASE_URL"):
         return env["BASE_URL"].rstrip("/")
@@ -130,4 +138,13 @@ def from_env(environ: os._Environ[str] | dict[str, str] | None = None) -> dict:
         "VIN_PREVIEW_RATE_LIMIT": env.get("VIN_PREVIEW_RATE_LIMIT", "20 per minute;200 per day"),
         "INTERNAL_API_TOKEN": env.get("INTERNAL_API_TOKEN", ""),
         "WTF_CSRF_TIME_LIMIT": None,
+        # Object storage for schema pictures (app/storage); STORAGE_URL, above, is the public address.
+        "STORAGE_BACKEND": (env.get("STORAGE_BACKEND") or "local").strip().lower(),
+        "STORAGE_DIR": _storage_dir(env.get("STORAGE_DIR")),
+        "S3_BUCKET": env.get("S3_BUCKET", ""),
+        "S3_ENDPOINT_URL": env.get("S3_ENDPOINT_URL", ""),
+        "S3_REGION": env.get("S3_REGION", "us-east-1"),
+        "S3_ACCESS_KEY_ID": env.get("S3_ACCESS_KEY_ID", ""),
+        "S3_SECRET_ACCESS_KEY": env.get("S3_SECRET_ACCESS_KEY", ""),
+        "S3_ADDRESSING_STYLE": env.get("S3_ADDRESSING_STYLE", ""),
     }

@@ -29,6 +29,7 @@ def test_config(tmp_dir) -> dict:  # noqa: ANN001
             os.environ.get("TEST_DATABASE_URL") or f"sqlite:///{tmp_dir / 'test.sqlite3'}"
         ),
         "REDIS_URL": os.environ.get("TEST_REDIS_URL", ""),
+        "STORAGE_DIR": str(tmp_dir / "storage"),  # schema pictures the tests copy stay out of instance/
         "LOG_LEVEL": "WARNING",
     }
 

@@ -6,10 +6,11 @@ source's protocol, nothing of our tables. Failures of the source surface as `Pro
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from app.sources.catapi import CatapiError, CatapiSource
 from app.sources.portal import ILLUSTRATION_PATTERN, PortalError, PortalNode, PortalPart, PortalSource, parse_part
 from app.sources.scrape import GroupInfo as ScrapeGroup
 from app.sources.scrape import ScrapeError, ScrapeSource
@@ -47,6 +48,23 @@ class PartLine:
 
 
 @dataclass(frozen=True)
+class Picture:
+    """A schema picture as the upstream serves it; hotspots are (position, x1, y1, x2, y2) in its native pixels."""
+
+    url: str
+    width: int
+    height: int
+    hotspots: tuple[tuple[str, int, int, int, int], ...]
+    fetch: Callable[[], bytes]
+
+
+@dataclass(frozen=True)
+class PartsPage:
+    lines: list[PartLine]
+    picture: Picture | None = None
+
+
+@dataclass(frozen=True)
 class CategoryRef:
     """What a provider needs of a stored category to ask about it."""
 
@@ -59,7 +77,7 @@ class TreeProvider(Protocol):
 
     def children(self, category: CategoryRef) -> list[Node]: ...
 
-    def parts(self, category: CategoryRef) -> list[PartLine]: ...
+    def parts(self, category: CategoryRef) -> PartsPage: ...
 
 
 class PortalTree:
@@ -76,12 +94,12 @@ class PortalTree:
     def children(self, category: CategoryRef) -> list[Node]:
         return self._nodes(lambda: self.source.children(self.service, self.vehicle_key, category.external_id))
 
-    def parts(self, category: CategoryRef) -> list[PartLine]:
+    def parts(self, category: CategoryRef) -> PartsPage:
         try:
             rows = self.source.parts(category.link_path or "", self.service)
         except PortalError as error:
             raise ProviderError(str(error)) from error
-        return [_part_line(row) for row in rows]
+        return PartsPage([_part_line(row) for row in rows])
 
     def _nodes(self, fetch: Any) -> list[Node]:
         try:
@@ -136,12 +154,12 @@ class ScrapeTree:
             if (group.category or OTHER_GROUPS) == name
         ]
 
-    def parts(self, category: CategoryRef) -> list[PartLine]:
+    def parts(self, category: CategoryRef) -> PartsPage:
         try:
             rows = self.source.parts(self.catalog_code, category.external_id)
         except ScrapeError as error:
             raise ProviderError(str(error)) from error
-        return [_part_line(parse_part(row.oem, row.name, row.position, row.remark, row.unavailable)) for row in rows]
+        return PartsPage([_parsed(row.oem, row.name, row.position, row.remark, row.unavailable) for row in rows])
 
     def _groups(self) -> list[ScrapeGroup]:
         try:
@@ -153,6 +171,51 @@ class ScrapeTree:
 def _illustration_code(name: str) -> str | None:
     match = ILLUSTRATION_PATTERN.search(name)
     return match.group(1) if match else None
+
+
+class CatapiTree:
+    """The catalog API: groups by car, subgroups level by level; groups with parts are schema pictures (leaves)."""
+
+    def __init__(self, source: CatapiSource, catalog: str, car_id: str) -> None:
+        self.source = source
+        self.catalog = catalog
+        self.car_id = car_id
+
+    def roots(self) -> list[Node]:
+        return self._nodes(None)
+
+    def children(self, category: CategoryRef) -> list[Node]:
+        return self._nodes(category.external_id)
+
+    def parts(self, category: CategoryRef) -> PartsPage:
+        try:
+            sheet = self.source.parts(self.catalog, self.car_id, category.external_id)
+        except CatapiError as error:
+            raise ProviderError(str(error)) from error
+        lines = [_parsed(row.oem, row.name, row.position, row.remark, row.unavailable) for row in sheet.parts]
+        spots = tuple((box.position, box.x1, box.y1, box.x2, box.y2) for box in sheet.hotspots)
+        picture = Picture(sheet.image_url, sheet.width, sheet.height, spots, lambda: self.source.image(sheet.image_url))
+        return PartsPage(lines, picture if sheet.image_url else None)
+
+    def _nodes(self, group_id: str | None) -> list[Node]:
+        try:
+            groups = self.source.groups(self.catalog, self.car_id, group_id)
+        except CatapiError as error:
+            raise ProviderError(str(error)) from error
+        return [
+            Node(
+                external_id=group.id,
+                name=group.name,
+                is_leaf=group.has_parts and not group.has_subgroups,
+                illustration_code=_illustration_code(group.name),
+            )
+            for group in groups
+        ]
+
+
+def _parsed(oem: str, name: str, position: str | None, remark: str | None, unavailable: bool) -> PartLine:
+    """A part row of any source, with reference rows recognised the portal's way."""
+    return _part_line(parse_part(oem, name, position, remark, unavailable))
 
 
 CATEGORY_PREFIX = "category-"
@@ -167,6 +230,8 @@ def provider_for(vehicle: Vehicle, config: Mapping[str, Any]) -> TreeProvider | 
         return PortalTree(
             sources["portal"], raw.get("service") or raw.get("catalogId") or "", raw.get("vehicleId") or ""
         )
+    if vehicle.source == "catapi" and isinstance(sources.get("catapi"), CatapiSource):
+        return CatapiTree(sources["catapi"], raw.get("catalogId") or "", raw.get("carId") or "")
     if vehicle.source == "scrape" and isinstance(sources.get("scrape"), ScrapeSource):
         return ScrapeTree(sources["scrape"], raw.get("catalog_code") or raw.get("catalogId") or "")
     return None

@@ -3,6 +3,7 @@ upstream failed (loadError). Stored data answers first; a category never fetched
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from typing import Any
 
@@ -13,9 +14,11 @@ from app.accounts.models import User
 from app.billing.access import ensure_brand_access
 from app.catalog import store
 from app.catalog.models import Category, Part
-from app.catalog.providers import CategoryRef, ProviderError, TreeProvider, provider_for
+from app.catalog.providers import CategoryRef, Picture, ProviderError, TreeProvider, provider_for
+from app.core.db import begin_writes
 from app.core.errors import ApiError
 from app.extensions import db
+from app.storage import current_storage
 from app.vehicles.models import Vehicle
 from app.vehicles.services import get_vehicle
 
@@ -44,11 +47,14 @@ def fetch_roots(vehicle: Vehicle) -> bool:
     provider = provider_for(vehicle, current_app.config)
     if provider is None:
         return False
+    vehicle_id, source = vehicle.id, vehicle.source
     try:
-        store.save_nodes(vehicle.id, vehicle.source, None, provider.roots())
+        nodes = provider.roots()
     except ProviderError as error:
-        log.warning("roots of vehicle %s: %s", vehicle.id, error)
+        log.warning("roots of vehicle %s: %s", vehicle_id, error)
         return False
+    begin_writes(db.session)
+    store.save_nodes(vehicle_id, source, None, nodes)
     return True
 
 
@@ -71,9 +77,9 @@ def category_detail(vehicle: Vehicle, category: Category) -> dict[str, Any]:
         children = load_children(vehicle, category, provider)
     return {
         "category": category_view(category),
-        "children": [category_view(child) for child in children],
+        "children": _children_view(children),
         "parts": _parts_view(vehicle, parts),
-        "schema": None,
+        "schema": _schema_view(category) if category.is_leaf else None,
         "ancestors": [{"id": item.id, "name": item.name} for item in store.ancestors(category)],
         "loadError": not children and not parts,
     }
@@ -81,34 +87,75 @@ def category_detail(vehicle: Vehicle, category: Category) -> dict[str, Any]:
 
 def children_of(vehicle: Vehicle, category: Category) -> dict[str, Any]:
     found = load_children(vehicle, category, provider_for(vehicle, current_app.config))
-    return {"categories": [category_view(child) for child in found], "loadError": not found and not category.is_leaf}
+    return {"categories": _children_view(found), "loadError": not found and not category.is_leaf}
 
 
 def load_children(vehicle: Vehicle, category: Category, provider: TreeProvider | None) -> list[Category]:
     """Stored children; a group never drilled to the end is drilled for its subgroups (stored rows are kept)."""
+    category_id, vehicle_id, source = category.id, vehicle.id, category.source
     if category.children_fetched_at is not None or provider is None:
-        return store.children(category)
+        return store.children(category_id)
     try:
         nodes = provider.children(CategoryRef(category.external_id, category.link_path))
     except ProviderError as error:
-        log.warning("children of category %s: %s", category.id, error)
-        return store.children(category)
-    store.save_nodes(vehicle.id, category.source, category, nodes)
-    return store.children(category)
+        log.warning("children of category %s: %s", category_id, error)
+        return store.children(category_id)
+    begin_writes(db.session)
+    store.save_nodes(vehicle_id, source, category_id, nodes)
+    return store.children(category_id)
 
 
 def load_parts(category: Category, provider: TreeProvider | None) -> list[Part]:
     """Stored part rows; a leaf never fetched to the end is fetched (a failure leaves it to be tried again, and rows
     stored before are neither lost nor duplicated)."""
+    category_id, vehicle_id = category.id, category.vehicle_id
     if category.parts_fetched_at is not None or provider is None:
-        return store.parts(category)
+        return store.parts(category_id)
     try:
-        lines = provider.parts(CategoryRef(category.external_id, category.link_path))
+        page = provider.parts(CategoryRef(category.external_id, category.link_path))
+        storage_key = _copy_picture(vehicle_id, page.picture) if page.picture else None
     except ProviderError as error:
-        log.warning("parts of category %s: %s", category.id, error)
-        return store.parts(category)
-    store.save_parts(category, lines)
-    return store.parts(category)
+        log.warning("parts of category %s: %s", category_id, error)
+        return store.parts(category_id)
+    begin_writes(db.session)
+    store.save_parts(vehicle_id, category_id, page.lines)
+    if page.picture and storage_key:
+        store.save_picture(category_id, page.picture, storage_key)
+    return store.parts(category_id)
+
+
+def _copy_picture(vehicle_id: int, picture: Picture) -> str:
+    """Copy the upstream picture into object storage once; its key names the vehicle and the upstream address."""
+    key = f"schemas/{vehicle_id}/{hashlib.sha1(picture.url.encode()).hexdigest()}.png"  # noqa: S324 - a name
+    try:
+        current_storage().store_once(key, lambda: (picture.fetch(), "image/png"))
+    except Exception as error:  # noqa: BLE001 - any upstream or storage failure: the leaf is fetched again later
+        raise ProviderError(f"picture {picture.url}: {error}") from error
+    return key
+
+
+def _schema_view(category: Category) -> dict[str, Any] | None:
+    found = store.picture_of(category.id)
+    if found is None:
+        return None
+    picture, spots = found
+    return {
+        "imageUrl": current_storage().url(picture.storage_key),
+        "width": picture.width,
+        "height": picture.height,
+        "hotspots": [
+            {"position": spot.position, "x1": spot.x1, "y1": spot.y1, "x2": spot.x2, "y2": spot.y2} for spot in spots
+        ],
+    }
+
+
+def _children_view(children: list[Category]) -> list[dict[str, Any]]:
+    keys = store.thumbnails(children)
+    storage = current_storage() if keys else None
+    return [
+        {**category_view(child), "thumbnail": storage.url(keys[child.id]) if storage and child.id in keys else None}
+        for child in children
+    ]
 
 
 def category_view(category: Category) -> dict[str, Any]:

@@ -7,17 +7,18 @@ from collections.abc import Sequence
 
 import sqlalchemy as sa
 
-from app.catalog.models import Category, Part
-from app.catalog.providers import Node, PartLine
+from app.catalog.models import Category, Hotspot, Part, SchemaPicture
+from app.catalog.providers import Node, PartLine, Picture
 from app.core.db import insert_for, utcnow
 from app.extensions import db
 
 
-def save_nodes(vehicle_id: int, source: str, parent: Category | None, nodes: Sequence[Node]) -> None:
+def save_nodes(vehicle_id: int, source: str, parent_id: int | None, nodes: Sequence[Node]) -> None:
+    """Store a level of the tree (starting with the write, see `begin_writes`) and mark the parent drilled."""
     rows = [
         {
             "vehicle_id": vehicle_id,
-            "parent_id": parent.id if parent else None,
+            "parent_id": parent_id,
             "source": source,
             "external_id": node.external_id,
             "name": node.name,
@@ -34,15 +35,16 @@ def save_nodes(vehicle_id: int, source: str, parent: Category | None, nodes: Seq
     ]
     if rows:
         db.session.execute(insert_for(db.session, Category).values(rows).on_conflict_do_nothing())
-    if parent is not None:
-        parent.children_fetched_at = utcnow()
+    if parent_id is not None:
+        db.session.execute(sa.update(Category).where(Category.id == parent_id).values(children_fetched_at=utcnow()))
 
 
-def save_parts(category: Category, lines: Sequence[PartLine]) -> None:
+def save_parts(vehicle_id: int, category_id: int, lines: Sequence[PartLine]) -> None:
+    """Store a leaf's part rows (a row already stored is left alone) and mark the leaf fetched."""
     rows = [
         {
-            "vehicle_id": category.vehicle_id,
-            "category_id": category.id,
+            "vehicle_id": vehicle_id,
+            "category_id": category_id,
             "oem_code": line.oem_code,
             "name": line.name,
             "position": line.position,
@@ -57,20 +59,63 @@ def save_parts(category: Category, lines: Sequence[PartLine]) -> None:
     ]
     if rows:
         db.session.execute(insert_for(db.session, Part).values(rows).on_conflict_do_nothing())
-    category.parts_fetched_at = utcnow()
+    db.session.execute(sa.update(Category).where(Category.id == category_id).values(parts_fetched_at=utcnow()))
+
+
+def save_picture(category_id: int, picture: Picture, storage_key: str) -> None:
+    """The leaf's schema picture and its hotspots, once (a second save of the same leaf changes nothing)."""
+    inserted = db.session.execute(
+        insert_for(db.session, SchemaPicture)
+        .values(
+            category_id=category_id,
+            storage_key=storage_key,
+            source_url=picture.url,
+            width=picture.width,
+            height=picture.height,
+        )
+        .on_conflict_do_nothing(index_elements=[SchemaPicture.category_id])
+        .returning(SchemaPicture.id)
+    ).scalar()
+    if inserted is not None and picture.hotspots:
+        db.session.execute(
+            sa.insert(Hotspot),
+            [
+                {"schema_picture_id": inserted, "position": position, "x1": x1, "y1": y1, "x2": x2, "y2": y2}
+                for position, x1, y1, x2, y2 in picture.hotspots
+            ],
+        )
+
+
+def picture_of(category_id: int) -> tuple[SchemaPicture, list[Hotspot]] | None:
+    picture = db.session.scalar(sa.select(SchemaPicture).where(SchemaPicture.category_id == category_id))
+    if picture is None:
+        return None
+    spots = db.session.scalars(sa.select(Hotspot).where(Hotspot.schema_picture_id == picture.id).order_by(Hotspot.id))
+    return picture, list(spots)
+
+
+def thumbnails(categories: Sequence[Category]) -> dict[int, str]:
+    """Storage keys of the pictures of those categories that are leaves with a stored picture."""
+    ids = [category.id for category in categories if category.is_leaf]
+    if not ids:
+        return {}
+    rows = db.session.execute(
+        sa.select(SchemaPicture.category_id, SchemaPicture.storage_key).where(SchemaPicture.category_id.in_(ids))
+    )
+    return {category_id: key for category_id, key in rows}
 
 
 def roots(vehicle_id: int) -> list[Category]:
     return _categories(Category.vehicle_id == vehicle_id, Category.parent_id.is_(None))
 
 
-def children(category: Category) -> list[Category]:
-    return _categories(Category.parent_id == category.id)
+def children(category_id: int) -> list[Category]:
+    return _categories(Category.parent_id == category_id)
 
 
-def parts(category: Category) -> list[Part]:
+def parts(category_id: int) -> list[Part]:
     return list(
-        db.session.scalars(sa.select(Part).where(Part.category_id == category.id).order_by(Part.sort_order, Part.id))
+        db.session.scalars(sa.select(Part).where(Part.category_id == category_id).order_by(Part.sort_order, Part.id))
     )
 
 

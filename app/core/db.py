@@ -87,3 +87,23 @@ def insert_for(session: Session, table: Any) -> Any:
     """An INSERT with the dialect's ON CONFLICT clauses (`on_conflict_do_nothing`, `on_conflict_do_update`)."""
     dialect = session.get_bind().dialect.name
     return (postgresql.insert if dialect == "postgresql" else sqlite.insert)(table)
+
+
+def release_database(session: Session) -> None:
+    """Commit what the request has read so far, before it waits on something slow (a lock, an upstream)."""
+    session.commit()
+
+
+def begin_writes(session: Session, durable: bool = True) -> None:
+    """Prepare the session for a batch of writes; the next statement must be a write, using ids kept as plain values.
+
+    SQLite refuses to turn a read transaction into a write once another connection has committed since it began
+    (SQLITE_BUSY_SNAPSHOT, which busy_timeout does not wait out), so the reads are committed first and the writes
+    start a transaction of their own, which waits for the lock instead. On PostgreSQL a non-durable batch (log rows,
+    history links) need not wait for its WAL flush: a crash can lose its last fraction of a second, never corrupt
+    anything (SQLite's synchronous=NORMAL is the same trade).
+    """
+    if session.get_bind().dialect.name == "sqlite":
+        session.commit()
+    elif not durable:
+        session.execute(sa.text("SET LOCAL synchronous_commit TO OFF"))

@@ -6,6 +6,7 @@ import base64
 import hashlib
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
+from urllib.parse import urlsplit
 
 from flask import Flask
 from flask_talisman import Talisman
@@ -35,9 +36,20 @@ def _sources(*values: str) -> list[str]:
     return seen
 
 
+def _origin(url: str) -> str:
+    """scheme://host[:port] of an absolute URL, "" for a site-relative one ('self' covers it).
+
+    A CSP source with a path matches that path only (without a trailing slash, that exact file), so a STORAGE_URL
+    such as https://s3.example.com/bucket must be listed as its origin for the objects under it to load.
+    """
+    parts = urlsplit(url)
+    host = parts.netloc.rpartition("@")[2]  # never user:password@ into a response header
+    return f"{parts.scheme}://{host}" if parts.scheme and host else ""
+
+
 def content_security_policy(config: Mapping[str, Any]) -> dict[str, list[str]]:
     """The CSP of Authentication rule 11, built from the configured hosts."""
-    storage = config.get("STORAGE_URL", "")
+    storage = _origin(config.get("STORAGE_URL", ""))
     third_party = _sources(
         config.get("ANALYTICS_HOST", ""),
         config.get("LIVECHAT_HOST", ""),

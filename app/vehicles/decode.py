@@ -19,7 +19,7 @@ from flask_babel import gettext as _
 from app.accounts.models import User
 from app.billing.access import ensure_brand_access
 from app.billing.models import Brand
-from app.core.db import insert_for, utcnow
+from app.core.db import begin_writes, insert_for, release_database, utcnow
 from app.core.errors import ApiError
 from app.extensions import db, queues, redis_store
 from app.sources import wmi
@@ -196,7 +196,7 @@ def _resolve(run: Run, cache: ResolveCache) -> DecodeAnswer:
     """Cache and stored vehicle first, then the negative cache, then one decode per VIN under the lock."""
     answer = _cached(run, cache, "redis_positive", "redis_negative")
     if answer is None:
-        release_database()  # nothing may hold the database while we wait on the lock or the upstreams
+        release_database(db.session)  # nothing may hold the database while we wait on the lock or the upstreams
     while answer is None:
         lock = cache.try_lock(run.vin, ttl_ms=int((run.deadline - run.started) * 1000) + 5000)
         if lock is not None:
@@ -333,7 +333,7 @@ def _picked(run: Run, cache: ResolveCache, pick: Pick) -> DecodeAnswer:
         cars = [Car(**car) for car in cached["cars"]]
     else:
         run.note(cache_source="miss")
-        release_database()
+        release_database(db.session)
         cars = _ask_again(run, pick.source or "")
     car = pick.choose(cars)
     if car is None:
@@ -363,7 +363,7 @@ def _store(run: Run, answer: DecodeAnswer) -> DecodeAnswer:
     brand_id, brand_name = (brand.id, brand.name) if brand else (run.brand_id, run.brand_name)
     if brand_id is None:
         return DecodeAnswer("brand_unsupported", source=car.source, identified=f"{car.brand} {car.model}")
-    begin_writes()
+    begin_writes(db.session)
     inserted = db.session.execute(
         insert_for(db.session, Vehicle)
         .values(_vehicle_row(run.vin, car, brand_id, brand_name or car.brand))
@@ -409,7 +409,7 @@ def _finish(run: Run, answer: DecodeAnswer) -> DecodeAnswer:
     run.note(result_kind=_result_kind(answer))
     run.timings.setdefault("candidate_pick", "none")
     new_vehicle = run.timings.pop("new_vehicle", False)
-    begin_writes(durable=False)
+    begin_writes(db.session, durable=False)
     db.session.execute(
         sa.insert(QueryLog).values(
             user_id=run.user_id,
@@ -433,26 +433,6 @@ def _finish(run: Run, answer: DecodeAnswer) -> DecodeAnswer:
     if car_brand_id is not None and car_brand_id != run.brand_id:
         ensure_brand_access(run.user, car_brand_id)  # the WMI did not name our brand; the car does
     return answer
-
-
-def release_database() -> None:
-    """Commit what the request has read so far: nothing may hold the database while a decode waits."""
-    db.session.commit()
-
-
-def begin_writes(durable: bool = True) -> None:
-    """Prepare the session for a decode's writes.
-
-    SQLite refuses to turn a read transaction into a write once another connection has committed since it began
-    (SQLITE_BUSY_SNAPSHOT, which busy_timeout does not wait out), so the reads are committed first and the writes
-    start a transaction of their own, which waits for the lock instead. On PostgreSQL a non-durable batch (log rows,
-    history links) need not wait for its WAL flush: a crash can lose its last fraction of a second, never corrupt
-    anything (SQLite's synchronous=NORMAL is the same trade).
-    """
-    if db.session.get_bind().dialect.name == "sqlite":
-        db.session.commit()
-    elif not durable:
-        db.session.execute(sa.text("SET LOCAL synchronous_commit TO OFF"))
 
 
 ERROR_LOG_TEXT = {

@@ -205,3 +205,23 @@ def test_the_web_catalog_s_groups_hang_under_their_categories_as_leaves(client, 
     assert group["children"] and all(child["leaf"] for child in group["children"])
     assert leaf["parts"] and leaf["category"]["illustrationCode"] and leaf["loadError"] is False
     assert [item["id"] for item in leaf["ancestors"]] == [roots[0]["id"]]
+
+
+def test_a_catalog_api_leaf_brings_its_schema_picture_with_hotspots_into_storage(client, dealer, decode_vin, upstreams):
+    golf = decode_vin(VIN_GOLF).get_json()["vehicle"]["id"]
+    leaf = first_leaf(client, golf)
+    images = len(upstreams.catapi.calls(path_prefix="/images/"))
+
+    schema = leaf["schema"]
+    parent = get(client, f"/api/vehicles/{golf}/categories/{leaf['ancestors'][-1]['id']}")
+    again = get(client, f"/api/vehicles/{golf}/categories/{leaf['category']['id']}")
+
+    assert schema["imageUrl"].startswith("/storage/schemas/") and (schema["width"], schema["height"]) == (1600, 900)
+    assert schema["hotspots"] and all(0 <= spot["x1"] < spot["x2"] <= schema["width"] for spot in schema["hotspots"])
+    positions = {part["position"] for part in leaf["parts"] if part["position"]}
+    assert positions <= {spot["position"] for spot in schema["hotspots"]}
+    thumbnail = next(child["thumbnail"] for child in parent["children"] if child["id"] == leaf["category"]["id"])
+    assert thumbnail == schema["imageUrl"]
+    assert again["schema"] == schema and len(upstreams.catapi.calls(path_prefix="/images/")) == images == 1
+    with client.get(schema["imageUrl"]) as image:
+        assert image.status_code == 200 and image.mimetype == "image/png" and image.data.startswith(b"\x89PNG")
