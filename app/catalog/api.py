@@ -25,3 +25,10 @@ def category(vehicle_id: int, category_id: int):
 def children(vehicle_id: int, category_id: int):
     vehicle = services.open_vehicle(current_user, vehicle_id)
     return jsonify(services.children_of(vehicle, services.category_in(vehicle, category_id)))
+
+
+@bp.get("/references/<code>")
+def reference(vehicle_id: int, code: str):
+    """Where a reference row points: {code, categoryId}; 404 when the catalog has no such illustration."""
+    vehicle = services.open_vehicle(current_user, vehicle_id)
+    return jsonify(code=code, categoryId=services.resolve_reference(vehicle, code))

@@ -4,6 +4,7 @@ duplicates a category or a part row."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import sqlalchemy as sa
 
@@ -103,6 +104,22 @@ def thumbnails(categories: Sequence[Category]) -> dict[int, str]:
         sa.select(SchemaPicture.category_id, SchemaPicture.storage_key).where(SchemaPicture.category_id.in_(ids))
     )
     return {category_id: key for category_id, key in rows}
+
+
+def counts(vehicle_id: int) -> tuple[int, int, int]:
+    """(categories, parts, schema pictures) stored for the vehicle, in one query."""
+
+    def count(model: Any, *where: sa.ColumnElement[bool]) -> sa.ScalarSelect:
+        return sa.select(sa.func.count()).select_from(model).where(*where).scalar_subquery()
+
+    row = db.session.execute(
+        sa.select(
+            count(Category, Category.vehicle_id == vehicle_id),
+            count(Part, Part.vehicle_id == vehicle_id),
+            count(SchemaPicture.__table__.join(Category.__table__), Category.vehicle_id == vehicle_id),
+        )
+    ).one()
+    return int(row[0]), int(row[1]), int(row[2])
 
 
 def roots(vehicle_id: int) -> list[Category]:

@@ -204,12 +204,11 @@ def teaser_stats(raw_vin: Any) -> dict[str, int]:
 
 
 def stored_counts(vin: str) -> tuple[int, int, int] | None:
-    """The stored vehicle's (categories, parts, schema pictures), or None when nothing is stored for the VIN.
+    """The stored vehicle's (categories, parts, schema pictures), or None when no vehicle is stored for the VIN."""
+    from app.catalog.store import counts  # the catalog builds on vehicles, not the other way round
 
-    The catalog tables (categories, parts, schemas) do not exist yet, so no parts are stored and this answers None;
-    the catalog issue fills it with three counts over the vehicle with this VIN.
-    """
-    return None
+    vehicle_id = db.session.scalar(sa.select(Vehicle.id).where(Vehicle.vin == vin))
+    return counts(vehicle_id) if vehicle_id is not None else None
 
 
 def placeholder_counts(vin: str) -> tuple[int, int, int]:

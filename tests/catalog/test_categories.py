@@ -225,3 +225,59 @@ def test_a_catalog_api_leaf_brings_its_schema_picture_with_hotspots_into_storage
     assert again["schema"] == schema and len(upstreams.catapi.calls(path_prefix="/images/")) == images == 1
     with client.get(schema["imageUrl"]) as image:
         assert image.status_code == 200 and image.mimetype == "image/png" and image.data.startswith(b"\x89PNG")
+
+
+def test_teaser_counts_are_the_stored_catalog_s_only_from_the_threshold_up(client, bmw, upstreams, monkeypatch):
+    from app.catalog.store import counts
+    from app.sources.sandbox.catalog import VIN_BMW
+    from app.vehicles import preview
+
+    run_prefetch(bmw)
+    categories, parts, pictures = counts(bmw)
+    below = get(client, f"/api/vehicles/{VIN_BMW}/teaser-stats")
+    monkeypatch.setattr(preview, "TEASER_PARTS_THRESHOLD", parts)
+    at = get(client, f"/api/vehicles/{VIN_BMW}/teaser-stats")
+
+    assert 0 < parts < 1000  # the sandbox BMW is a small catalog
+    assert tuple(below.values()) == preview.placeholder_counts(VIN_BMW)
+    assert at == {"categories": categories, "parts": parts, "schemaPictures": pictures}
+
+
+def sandbox_codes(upstreams) -> list[str]:  # noqa: ANN001
+    return [schema.code for schema in upstreams.portal.catalog.vehicle("bmw-3-f30").all_schemas()]
+
+
+def test_a_reference_resolves_from_the_illustration_index(client, bmw, upstreams):
+    run_prefetch(bmw)
+    code = sandbox_codes(upstreams)[5]
+    target = db.session.scalar(
+        sa.select(Category.id).where(Category.vehicle_id == bmw, Category.illustration_code == code)
+    )
+    calls = len(upstreams.portal.calls())
+
+    resolved = get(client, f"/api/vehicles/{bmw}/categories/references/{code}")
+
+    assert resolved == {"code": code, "categoryId": target}
+    assert len(upstreams.portal.calls()) == calls
+
+
+def test_an_unresolved_reference_is_found_by_drilling_its_main_group_with_one_call(client, bmw, upstreams):
+    code = sandbox_codes(upstreams)[-1]
+    roots = get(client, f"/api/vehicles/{bmw}/categories")["categories"]
+    main = next(root for root in roots if root["externalId"] == code[0])
+    get(client, f"/api/vehicles/{bmw}/categories/{main['id']}")  # the main group's level is stored
+    calls = group_calls(upstreams)
+
+    resolved = get(client, f"/api/vehicles/{bmw}/categories/references/{code}")
+
+    target = db.session.get(Category, resolved["categoryId"])
+    assert target.illustration_code == code and target.vehicle_id == bmw
+    assert group_calls(upstreams) == calls + 1
+
+
+def test_a_reference_to_no_illustration_is_not_found_and_a_malformed_one_refused(client, bmw, upstreams):
+    missing = client.get(f"/api/vehicles/{bmw}/categories/references/999-999")
+    malformed = client.get(f"/api/vehicles/{bmw}/categories/references/abc")
+
+    assert missing.status_code == 404 and missing.get_json()["error"]["code"] == "reference_not_found"
+    assert malformed.status_code == 400 and malformed.get_json()["error"]["code"] == "invalid_reference"
