@@ -15,6 +15,11 @@ def tree(vehicle_id: int):
     return jsonify(services.tree(services.open_vehicle(current_user, vehicle_id)))
 
 
+@bp.get("/progress")
+def progress(vehicle_id: int):
+    return jsonify(services.prefetch_progress(services.open_vehicle(current_user, vehicle_id)))
+
+
 @bp.get("/<int:category_id>")
 def category(vehicle_id: int, category_id: int):
     vehicle = services.open_vehicle(current_user, vehicle_id)

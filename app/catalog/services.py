@@ -44,6 +44,14 @@ def tree(vehicle: Vehicle) -> dict[str, Any]:
     return {"categories": [category_view(category) for category in roots], "loadError": load_error and not roots}
 
 
+def prefetch_progress(vehicle: Vehicle) -> dict[str, Any]:
+    """How far the background walk of the tree has got (the page shows it while it runs)."""
+    state = store.walk_state(vehicle.id)
+    known = state["groups"] + state["leaves"]
+    stored = state["groupsDrilled"] + state["leavesFetched"]
+    return {**state, "percent": int(stored * 100 / known) if known else 0, "done": bool(known) and stored == known}
+
+
 def fetch_roots(vehicle: Vehicle) -> bool:
     provider = provider_for(vehicle, current_app.config)
     if provider is None:

@@ -122,6 +122,20 @@ def counts(vehicle_id: int) -> tuple[int, int, int]:
     return int(row[0]), int(row[1]), int(row[2])
 
 
+def walk_state(vehicle_id: int) -> dict[str, int]:
+    """How much of the vehicle's tree is stored: groups drilled and leaves fetched, of those known so far."""
+    leaf, group = Category.is_leaf, sa.not_(Category.is_leaf)
+    row = db.session.execute(
+        sa.select(
+            sa.func.count().filter(group),
+            sa.func.count().filter(group, Category.children_fetched_at.is_not(None)),
+            sa.func.count().filter(leaf),
+            sa.func.count().filter(leaf, Category.parts_fetched_at.is_not(None)),
+        ).where(Category.vehicle_id == vehicle_id)
+    ).one()
+    return {"groups": row[0], "groupsDrilled": row[1], "leaves": row[2], "leavesFetched": row[3]}
+
+
 def roots(vehicle_id: int) -> list[Category]:
     return _categories(Category.vehicle_id == vehicle_id, Category.parent_id.is_(None))
 

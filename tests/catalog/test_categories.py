@@ -281,3 +281,16 @@ def test_a_reference_to_no_illustration_is_not_found_and_a_malformed_one_refused
 
     assert missing.status_code == 404 and missing.get_json()["error"]["code"] == "reference_not_found"
     assert malformed.status_code == 400 and malformed.get_json()["error"]["code"] == "invalid_reference"
+
+
+def test_the_prefetch_progress_counts_what_is_stored(client, bmw, upstreams):
+    empty = get(client, f"/api/vehicles/{bmw}/categories/progress")
+    get(client, f"/api/vehicles/{bmw}/categories")
+    started = get(client, f"/api/vehicles/{bmw}/categories/progress")
+    run_prefetch(bmw)
+    done = get(client, f"/api/vehicles/{bmw}/categories/progress")
+
+    assert (empty["percent"], empty["done"]) == (0, False)
+    assert started["groups"] == 9 and started["groupsDrilled"] == 0 and started["done"] is False
+    assert done["done"] is True and done["percent"] == 100
+    assert done["groupsDrilled"] == done["groups"] and done["leavesFetched"] == done["leaves"] > 0
