@@ -42,7 +42,12 @@ BLUEPRINTS = [
     "app.vehicles.preview_views:bp",
     "app.internal_admin.api:bp",
     "app.catalog.api:bp",
+    "app.catalog.search_api:bp",
+    "app.catalog.copies_api:bp",
+    "app.admin.copy_logs:bp",
     "app.storage.views:bp",
+    "app.demo.api:bp",
+    "app.demo.cli:bp",
 ]
 
 MODEL_MODULES = [
@@ -59,6 +64,7 @@ SEED_STEPS: list[str] = [
     "app.accounts.seed.admin_user",
     "app.billing.seed.brands",
     "app.billing.seed.plans",
+    "app.demo.seed.demo_vehicle",  # after the brands: the demo vehicle needs its brand
 ]
 
 

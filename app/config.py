@@ -8,6 +8,8 @@ from pathlib import Path
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 INSTANCE_DIR = PROJECT_ROOT / "instance"
+# The sandbox catapi's full-size VW Golf (app.sources.sandbox.catalog.VIN_GOLF): the demo vehicle `make run` seeds.
+DEMO_SANDBOX_VIN = "WVWZZZAUZHW100001"
 
 
 def _flag(value: str | None, default: bool = False) -> bool:
@@ -28,6 +30,13 @@ def _instance_secret(name: str) -> str:
         path.write_text(secrets.token_urlsafe(48))
         path.chmod(0o600)
     return path.read_text().strip()
+
+
+def _optional_int(value: str | None) -> int | None:
+    """An integer setting that may be left empty (None); anything else that is not a number is a startup error."""
+    if value is None or not value.strip():
+        return None
+    return int(value.strip())
 
 
 def normalize_database_url(url: str) -> str:
@@ -136,6 +145,7 @@ def from_env(environ: os._Environ[str] | dict[str, str] | None = None) -> dict:
         "PORTAL_BREAKER_THRESHOLD": int(env.get("PORTAL_BREAKER_THRESHOLD", "3") or 3),
         "PORTAL_BREAKER_COOLDOWN_SECONDS": int(env.get("PORTAL_BREAKER_COOLDOWN_SECONDS", "30") or 30),
         "VIN_PREVIEW_RATE_LIMIT": env.get("VIN_PREVIEW_RATE_LIMIT", "20 per minute;200 per day"),
+        "OEM_COPY_RATE_LIMIT": env.get("OEM_COPY_RATE_LIMIT", "120 per minute;2000 per day"),
         "INTERNAL_API_TOKEN": env.get("INTERNAL_API_TOKEN", ""),
         "WTF_CSRF_TIME_LIMIT": None,
         # Object storage for schema pictures (app/storage); STORAGE_URL, above, is the public address.
@@ -147,4 +157,10 @@ def from_env(environ: os._Environ[str] | dict[str, str] | None = None) -> dict:
         "S3_ACCESS_KEY_ID": env.get("S3_ACCESS_KEY_ID", ""),
         "S3_SECRET_ACCESS_KEY": env.get("S3_SECRET_ACCESS_KEY", ""),
         "S3_ADDRESSING_STYLE": env.get("S3_ADDRESSING_STYLE", ""),
+        # The public demo (app/demo): one stored vehicle, by id, else by VIN; see .env.example.
+        "DEMO_VEHICLE_ID": _optional_int(env.get("DEMO_VEHICLE_ID")),
+        "DEMO_VIN": (env.get("DEMO_VIN", DEMO_SANDBOX_VIN) or "").strip().upper(),
+        "DEMO_SEED": (env.get("DEMO_SEED") or "auto").strip().lower(),
+        "DEMO_RATE_LIMIT": env.get("DEMO_RATE_LIMIT", "120 per minute;2000 per hour"),
+        "DEMO_SEARCH_RATE_LIMIT": env.get("DEMO_SEARCH_RATE_LIMIT", "20 per minute;300 per hour"),
     }

@@ -13,9 +13,15 @@ from datetime import datetime
 import sqlalchemy as sa
 from sqlalchemy.orm import Mapped, mapped_column
 
+from app.catalog.folding import fold, fold_code, folded_code, folded_name
 from app.core.db import UTCDateTime, utcnow
 from app.extensions import db
 from app.vehicles.models import JsonDocument
+
+
+def _search_index(name: str, column: str) -> sa.Index:
+    """A trigram GIN index on PostgreSQL, so `LIKE '%word%'` stays fast on big tables; a plain index elsewhere."""
+    return sa.Index(name, column, postgresql_using="gin", postgresql_ops={column: "gin_trgm_ops"})
 
 
 class Category(db.Model):
@@ -39,6 +45,8 @@ class Category(db.Model):
     sort_order: Mapped[int] = mapped_column(default=0)
     children_fetched_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     parts_fetched_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # The name's search key (app.catalog.folding), filled on insert; a trigram index on PostgreSQL.
+    search_name: Mapped[str] = mapped_column(sa.String(300), default=folded_name)
 
     __table_args__ = (
         # One row per upstream node under one parent (a root's parent is null: coalesced so it compares equal).
@@ -50,6 +58,7 @@ class Category(db.Model):
             unique=True,
         ),
         sa.Index("ix_category_vehicle_id_illustration_code", "vehicle_id", "illustration_code"),
+        _search_index("ix_category_search_name", "search_name"),
     )
 
 
@@ -69,6 +78,9 @@ class Part(db.Model):
     reference_code: Mapped[str | None] = mapped_column(sa.String(20))
     label: Mapped[str] = mapped_column(sa.String(300))
     sort_order: Mapped[int] = mapped_column(default=0)
+    # Search keys of the name and of the OEM code (app.catalog.folding), filled on insert.
+    search_name: Mapped[str] = mapped_column(sa.String(300), default=folded_name)
+    search_code: Mapped[str] = mapped_column(sa.String(60), default=folded_code)
 
     __table_args__ = (
         sa.Index(
@@ -80,6 +92,8 @@ class Part(db.Model):
             sa.func.coalesce(sa.column("position"), ""),
             unique=True,
         ),
+        _search_index("ix_part_search_name", "search_name"),
+        _search_index("ix_part_search_code", "search_code"),
     )
 
 
@@ -119,3 +133,15 @@ class OemCopy(db.Model):
     part_id: Mapped[int | None] = mapped_column(sa.ForeignKey("part.id", ondelete="SET NULL"))
     oem_code: Mapped[str] = mapped_column(sa.String(60), index=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, index=True)
+
+
+# ORM changes of a name or code keep the search keys in step (inserts are covered by the column defaults).
+@sa.event.listens_for(Category.name, "set")
+@sa.event.listens_for(Part.name, "set")
+def _refold_name(target: Category | Part, value: str | None, _old: object, _initiator: object) -> None:
+    target.search_name = fold(value or "")
+
+
+@sa.event.listens_for(Part.oem_code, "set")
+def _refold_code(target: Part, value: str | None, _old: object, _initiator: object) -> None:
+    target.search_code = fold_code(value or "")

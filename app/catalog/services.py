@@ -84,19 +84,26 @@ def category_detail(vehicle: Vehicle, category: Category) -> dict[str, Any]:
         parts = load_parts(category, provider)
     else:
         children = load_children(vehicle, category, provider)
+    return detail_view(vehicle, category, children, parts, load_error=not children and not parts)
+
+
+def detail_view(
+    vehicle: Vehicle, category: Category, children: list[Category], parts: list[Part], load_error: bool
+) -> dict[str, Any]:
+    """A category's detail as the dealer page, the API and the demo show it."""
     return {
         "category": category_view(category),
-        "children": _children_view(children),
-        "parts": _parts_view(vehicle, parts),
-        "schema": _schema_view(category) if category.is_leaf else None,
+        "children": children_view(children),
+        "parts": parts_view(vehicle, parts),
+        "schema": schema_view(category) if category.is_leaf else None,
         "ancestors": [{"id": item.id, "name": item.name} for item in store.ancestors(category)],
-        "loadError": not children and not parts,
+        "loadError": load_error,
     }
 
 
 def children_of(vehicle: Vehicle, category: Category) -> dict[str, Any]:
     found = load_children(vehicle, category, provider_for(vehicle, current_app.config))
-    return {"categories": _children_view(found), "loadError": not found and not category.is_leaf}
+    return {"categories": children_view(found), "loadError": not found and not category.is_leaf}
 
 
 def load_children(vehicle: Vehicle, category: Category, provider: TreeProvider | None) -> list[Category]:
@@ -173,7 +180,7 @@ def _copy_picture(vehicle_id: int, picture: Picture) -> str:
     return key
 
 
-def _schema_view(category: Category) -> dict[str, Any] | None:
+def schema_view(category: Category) -> dict[str, Any] | None:
     found = store.picture_of(category.id)
     if found is None:
         return None
@@ -188,7 +195,7 @@ def _schema_view(category: Category) -> dict[str, Any] | None:
     }
 
 
-def _children_view(children: list[Category]) -> list[dict[str, Any]]:
+def children_view(children: list[Category]) -> list[dict[str, Any]]:
     keys = store.thumbnails(children)
     storage = current_storage() if keys else None
     return [
@@ -213,7 +220,7 @@ def category_view(category: Category) -> dict[str, Any]:
     }
 
 
-def _parts_view(vehicle: Vehicle, parts: list[Part]) -> list[dict[str, Any]]:
+def parts_view(vehicle: Vehicle, parts: list[Part]) -> list[dict[str, Any]]:
     targets = store.illustration_index(vehicle.id, {part.reference_code for part in parts if part.reference_code})
     return [
         {

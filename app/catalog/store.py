@@ -8,6 +8,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from app.catalog.folding import fold, fold_code
 from app.catalog.models import Category, Hotspot, Part, SchemaPicture
 from app.catalog.providers import Node, PartLine, Picture
 from app.core.db import insert_for, utcnow
@@ -23,6 +24,7 @@ def save_nodes(vehicle_id: int, source: str, parent_id: int | None, nodes: Seque
             "source": source,
             "external_id": node.external_id,
             "name": node.name,
+            "search_name": fold(node.name),
             "link_path": node.link_path,
             "unavailable": node.unavailable,
             "remark": node.remark,
@@ -47,7 +49,9 @@ def save_parts(vehicle_id: int, category_id: int, lines: Sequence[PartLine]) -> 
             "vehicle_id": vehicle_id,
             "category_id": category_id,
             "oem_code": line.oem_code,
+            "search_code": fold_code(line.oem_code),
             "name": line.name,
+            "search_name": fold(line.name),
             "position": line.position,
             "unavailable": line.unavailable,
             "remark": line.remark,

@@ -186,7 +186,7 @@ def _cached_vehicle(run: Run, cache: ResolveCache) -> DecodeAnswer | None:
 def _check_wmi_brand(run: Run) -> None:
     """Before any upstream call: refuse a VIN whose WMI names one of our brands outside the caller's plan."""
     info = wmi.identify(run.vin)
-    brand = _our_brand(info.brand_slug if info else None)
+    brand = our_brand(info.brand_slug if info else None)
     if brand is not None:
         ensure_brand_access(run.user, brand.id)
         run.brand_id, run.brand_name = brand.id, brand.name
@@ -359,14 +359,14 @@ def _ask_again(run: Run, source_name: str) -> list[Car]:
 def _store(run: Run, answer: DecodeAnswer) -> DecodeAnswer:
     """Store the decoded car as the VIN's shared vehicle; when two decodes race, the first stored one stays."""
     car = Car(**answer.cars[0])
-    brand = _our_brand(wmi.slugify(car.brand))
+    brand = our_brand(wmi.slugify(car.brand))
     brand_id, brand_name = (brand.id, brand.name) if brand else (run.brand_id, run.brand_name)
     if brand_id is None:
         return DecodeAnswer("brand_unsupported", source=car.source, identified=f"{car.brand} {car.model}")
     begin_writes(db.session)
     inserted = db.session.execute(
         insert_for(db.session, Vehicle)
-        .values(_vehicle_row(run.vin, car, brand_id, brand_name or car.brand))
+        .values(vehicle_row(run.vin, car, brand_id, brand_name or car.brand))
         .on_conflict_do_nothing(index_elements=[Vehicle.vin])
         .returning(Vehicle.id)
     ).scalar()
@@ -382,7 +382,7 @@ def _stored_vehicle(vin: str) -> Vehicle | None:
     return db.session.scalar(sa.select(Vehicle).where(Vehicle.vin == vin))
 
 
-def _vehicle_row(vin: str, car: Car, brand_id: int, brand_name: str) -> dict[str, Any]:
+def vehicle_row(vin: str, car: Car, brand_id: int, brand_name: str) -> dict[str, Any]:
     return {
         "vin": vin,
         "brand_id": brand_id,
@@ -482,7 +482,7 @@ def _save_request(user_id: Any, vin: str, description: str | None) -> None:
     )
 
 
-def _our_brand(slug: str | None) -> Brand | None:
+def our_brand(slug: str | None) -> Brand | None:
     if not slug:
         return None
     return db.session.scalar(sa.select(Brand).where(Brand.slug == slug, Brand.active))

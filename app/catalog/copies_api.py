@@ -1,0 +1,34 @@
+"""Logging a copied OEM code: POST /api/vehicles/<vehicleId>/parts/<partId>/copy (signed in, brand access)."""
+
+from __future__ import annotations
+
+from flask import Blueprint, current_app, jsonify
+from flask_limiter.util import get_remote_address
+from flask_login import current_user
+
+from app.catalog import copies
+from app.catalog.services import open_vehicle
+from app.extensions import limiter
+
+bp = Blueprint("catalog_copies_api", __name__, url_prefix="/api/vehicles/<int:vehicle_id>/parts")
+
+
+
+def _copy_limit() -> str:
+    return current_app.config["OEM_COPY_RATE_LIMIT"]
+
+
+def _user_key() -> str:
+    return str(current_user.id) if current_user.is_authenticated else get_remote_address()
+
+
+# Per user, whatever address they come from: a dealer copies a few codes a minute; a script must not fill the table.
+copy_throttle = limiter.limit(_copy_limit, key_func=_user_key, scope="oem-copy")
+
+
+@bp.post("/<int:part_id>/copy")
+@copy_throttle
+def copy(vehicle_id: int, part_id: int):
+    vehicle = open_vehicle(current_user, vehicle_id)
+    code = copies.record_copy(current_user, vehicle, part_id)
+    return jsonify(status=True, oemCode=code), 201

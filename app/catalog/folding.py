@@ -1,0 +1,47 @@
+"""Search keys for catalog text: Turkish case folding, and OEM codes without their separators.
+
+Stored names and typed queries go through the same function, so a search compares like with like. The folded copies
+live in indexed columns (`search_name`, `search_code`) filled when a row is inserted, whoever inserts it.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any
+
+# After Turkish lower-casing: the Turkish letters with their ASCII base, so a dealer typing on a keyboard without
+# them ("yag filtresi", "isik") finds "Yağ filtresi" and "IŞIK", and English catalog names ("OIL FILTER") are found
+# in either case.
+_TO_ASCII = str.maketrans({"ı": "i", "ğ": "g", "ü": "u", "ş": "s", "ö": "o", "ç": "c"})
+_NOT_ALNUM = re.compile(r"[^0-9a-z]+")
+
+
+def fold(text: str) -> str:
+    """The search key of a name or a query word: Turkish case rules (İ→i, I→ı), then Turkish letters to ASCII."""
+    text = unicodedata.normalize("NFC", text).replace("İ", "i").replace("I", "ı").lower()
+    text = text.translate(_TO_ASCII)
+    # Circumflexes (hâlâ, rüzgâr) and any other accent: drop the combining marks.
+    decomposed = unicodedata.normalize("NFD", text)
+    return "".join(char for char in decomposed if not unicodedata.combining(char))
+
+
+def fold_code(code: str) -> str:
+    """An OEM code's search key: folded, letters and digits only ("34 11-6.860" → "34116860")."""
+    return _NOT_ALNUM.sub("", fold(code))
+
+
+def folded_name(context: Any) -> str:
+    """Column default: the search key of the row's `name`."""
+    return fold(_row_value(context, "name"))
+
+
+def folded_code(context: Any) -> str:
+    """Column default: the search key of the row's `oem_code`."""
+    return fold_code(_row_value(context, "oem_code"))
+
+
+def _row_value(context: Any, key: str) -> str:
+    """The value the row being inserted gives to `key` (single-row inserts; the store's bulk inserts give the search
+    keys themselves)."""
+    return context.get_current_parameters().get(key) or ""

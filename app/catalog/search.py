@@ -1,0 +1,201 @@
+"""Search inside one decoded vehicle's stored catalog: categories by name, parts by name words or OEM code.
+
+Only stored rows are read; nothing is fetched from an upstream (a part not stored yet is not found, and
+`treeIncomplete` says so). Names and queries are compared through their search keys (`app.catalog.folding`), so
+case and Turkish letters don't matter.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+import sqlalchemy as sa
+from flask_babel import gettext as _
+
+from app.catalog import store
+from app.catalog.folding import fold, fold_code
+from app.catalog.models import Category, Part
+from app.core.errors import ApiError
+from app.extensions import db
+from app.vehicles.models import Vehicle
+
+MAX_QUERY_LENGTH = 100
+PART_LIMIT = 200
+CATEGORY_LIMIT = 200
+# An OEM code is looked for only when the query, without separators, is this long and has a digit: otherwise a word
+# such as "kit" or "egr" would also match every code that happens to contain it.
+MIN_CODE_LENGTH = 3
+
+
+def parse_query(raw: str | None) -> str:
+    """The query, stripped, with its whitespace collapsed; 1 to 100 characters."""
+    query = " ".join((raw or "").split())
+    if not query:
+        raise ApiError("invalid_query", _("Type something to search for."), 400)
+    if len(query) > MAX_QUERY_LENGTH:
+        raise ApiError("invalid_query", _("The search can be at most %(max)d characters.", max=MAX_QUERY_LENGTH), 400)
+    return query
+
+
+def search(vehicle: Vehicle, query: str) -> dict[str, Any]:
+    """Categories whose name has every word, united with the leaves holding matching parts (with their hit counts),
+    and the matching parts (every word in the name, or the OEM code containing the query)."""
+    words = _words(query)
+    part_match = _part_match(words, fold_code(query))
+    in_vehicle = Category.vehicle_id == vehicle.id
+
+    hits = dict(
+        db.session.execute(
+            sa.select(Part.category_id, sa.func.count())
+            .join(Category, Part.category_id == Category.id)
+            .where(in_vehicle, part_match)
+            .group_by(Part.category_id)
+        ).all()
+    )
+    parts = list(
+        db.session.scalars(
+            sa.select(Part)
+            .join(Category, Part.category_id == Category.id)
+            .where(in_vehicle, part_match)
+            .order_by(Part.category_id, Part.sort_order, Part.id)
+            .limit(PART_LIMIT + 1)
+        )
+    )
+    named = (
+        list(
+            db.session.scalars(
+                sa.select(Category)
+                .where(in_vehicle, *(_contains(Category.search_name, word) for word in words))
+                .order_by(Category.id)
+                .limit(CATEGORY_LIMIT + 1)
+            )
+        )
+        if words
+        else []
+    )
+    # The leaves with the most hits first, when there are more than the answer holds.
+    busiest = sorted(hits, key=lambda category_id: (-hits[category_id], category_id))[: CATEGORY_LIMIT + 1]
+    holders = _categories_by_id(set(busiest) - {category.id for category in named})
+    truncated = len(parts) > PART_LIMIT or len(named) + len(holders) > CATEGORY_LIMIT
+    parts = parts[:PART_LIMIT]
+
+    matched = [*named, *sorted(holders.values(), key=lambda category: (-hits[category.id], category.id))]
+    matched = matched[:CATEGORY_LIMIT]
+    leaves = _categories_by_id({part.category_id for part in parts} - {category.id for category in matched})
+    by_id = {category.id: category for category in [*matched, *leaves.values()]}
+    trails = _ancestors(list(by_id))
+    named_ids = {category.id for category in named}
+    targets = store.illustration_index(vehicle.id, {part.reference_code for part in parts if part.reference_code})
+
+    return {
+        "query": query,
+        "categories": [
+            {
+                "id": category.id,
+                "parentId": category.parent_id,
+                "name": category.name,
+                "leaf": category.is_leaf,
+                "illustrationCode": category.illustration_code,
+                "unavailable": category.unavailable,
+                "nameMatch": category.id in named_ids,
+                "hits": hits.get(category.id, 0),
+                "ancestors": trails[category.id],
+            }
+            for category in matched
+        ],
+        "parts": [_part_view(part, by_id[part.category_id], trails[part.category_id], targets) for part in parts],
+        "partCount": sum(hits.values()),
+        "truncated": truncated,
+        "treeIncomplete": tree_incomplete(vehicle.id),
+    }
+
+
+def tree_incomplete(vehicle_id: int) -> bool:
+    """Whether some of the vehicle's tree is not stored yet: no category at all, a group not drilled to the end, or
+    a leaf whose parts were never fetched (a failed fetch counts until it succeeds)."""
+    pending = sa.or_(
+        sa.and_(sa.not_(Category.is_leaf), Category.children_fetched_at.is_(None)),
+        sa.and_(Category.is_leaf, Category.parts_fetched_at.is_(None)),
+    )
+    stored, unfinished = db.session.execute(
+        sa.select(
+            sa.exists().where(Category.vehicle_id == vehicle_id),
+            sa.exists().where(Category.vehicle_id == vehicle_id, pending),
+        )
+    ).one()
+    return not stored or bool(unfinished)
+
+
+def _words(query: str) -> list[str]:
+    """The query's search keys, one per whitespace-separated word, without repeats."""
+    return list(dict.fromkeys(key for key in (fold(word) for word in query.split()) if key))
+
+
+def _contains(column: sa.ColumnElement[str], key: str) -> sa.ColumnElement[bool]:
+    """`column LIKE '%key%'` with the key's own % and _ taken literally; a trigram index serves it on PostgreSQL."""
+    if not any(char in key for char in "%_/"):
+        return column.like(f"%{key}%")
+    escaped = key.replace("/", "//").replace("%", "/%").replace("_", "/_")
+    return column.like(f"%{escaped}%", escape="/")
+
+
+def _part_match(words: list[str], code: str) -> sa.ColumnElement[bool]:
+    by_name = sa.and_(*(_contains(Part.search_name, word) for word in words)) if words else sa.false()
+    if len(code) >= MIN_CODE_LENGTH and any(char.isdigit() for char in code):
+        return sa.or_(by_name, _contains(Part.search_code, code))
+    return by_name
+
+
+def _categories_by_id(ids: set[int]) -> dict[int, Category]:
+    if not ids:
+        return {}
+    return {category.id: category for category in db.session.scalars(sa.select(Category).where(Category.id.in_(ids)))}
+
+
+def _ancestors(category_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
+    """Each category's ancestors, root to parent, from one recursive query over all of them."""
+    trails: dict[int, list[tuple[int, dict[str, Any]]]] = defaultdict(list)
+    if category_ids:
+        start = sa.select(
+            Category.id.label("origin"), Category.parent_id.label("ancestor_id"), sa.literal(0).label("depth")
+        ).where(Category.id.in_(category_ids), Category.parent_id.is_not(None))
+        chain = start.cte("chain", recursive=True)
+        step = (
+            sa.select(chain.c.origin, Category.parent_id, (chain.c.depth + 1).label("depth"))
+            .join(chain, Category.id == chain.c.ancestor_id)
+            .where(Category.parent_id.is_not(None))
+        )
+        chain = chain.union_all(step)
+        rows = db.session.execute(
+            sa.select(chain.c.origin, chain.c.depth, Category.id, Category.name).join(
+                Category, Category.id == chain.c.ancestor_id
+            )
+        )
+        for origin, depth, ancestor_id, name in rows:
+            trails[origin].append((depth, {"id": ancestor_id, "name": name}))
+    return {
+        category_id: [item for _depth, item in sorted(trails[category_id], key=lambda entry: -entry[0])]
+        for category_id in category_ids
+    }
+
+
+def _part_view(part: Part, leaf: Category, ancestors: list[dict[str, Any]], targets: dict[str, int]) -> dict[str, Any]:
+    """A part row as the category detail shows it, with its leaf and the path to it."""
+    return {
+        "id": part.id,
+        "oemCode": part.oem_code,
+        "name": part.name,
+        "label": part.label,
+        "position": part.position,
+        "unavailable": part.unavailable,
+        "remark": part.remark,
+        "modelCodes": part.model_codes,
+        "reference": (
+            {"code": part.reference_code, "categoryId": targets.get(part.reference_code)}
+            if part.reference_code
+            else None
+        ),
+        "leaf": {"id": leaf.id, "name": leaf.name},
+        "breadcrumb": [*ancestors, {"id": leaf.id, "name": leaf.name}],
+    }

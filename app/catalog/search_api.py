@@ -1,0 +1,17 @@
+"""Search inside a decoded vehicle's stored catalog: /api/categories/search/<vehicleId>?q= (signed in, brand access)."""
+
+from __future__ import annotations
+
+from flask import Blueprint, jsonify, request
+from flask_login import current_user
+
+from app.catalog import search
+from app.catalog.services import open_vehicle
+
+bp = Blueprint("catalog_search_api", __name__, url_prefix="/api/categories")
+
+
+@bp.get("/search/<int:vehicle_id>")
+def search_vehicle(vehicle_id: int):
+    vehicle = open_vehicle(current_user, vehicle_id)
+    return jsonify(search.search(vehicle, search.parse_query(request.args.get("q"))))

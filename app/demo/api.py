@@ -1,0 +1,69 @@
+"""The public demo under /api/demo: one stored vehicle's catalog, read-only, no session, throttled per address.
+
+Every category id is checked against the demo vehicle before anything else is read (`services.demo_category`).
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, current_app, jsonify, request
+from flask_limiter.util import get_remote_address
+
+from app.catalog import search
+from app.core.security import public
+from app.demo import services
+from app.extensions import limiter
+
+bp = Blueprint("demo_api", __name__, url_prefix="/api/demo")
+
+
+def _demo_limit() -> str:
+    return current_app.config["DEMO_RATE_LIMIT"]
+
+
+def _search_limit() -> str:
+    return current_app.config["DEMO_SEARCH_RATE_LIMIT"]
+
+
+# One budget per address for the whole demo, and a tighter one for the search, which reads the whole catalog.
+demo_throttle = limiter.shared_limit(_demo_limit, scope="demo", key_func=get_remote_address)
+search_throttle = limiter.limit(_search_limit, key_func=get_remote_address, scope="demo-search")
+
+
+@bp.get("/vehicle")
+@public
+@demo_throttle
+def vehicle():  # noqa: ANN201
+    return jsonify(services.vehicle_summary(services.demo_vehicle()))
+
+
+@bp.get("/categories/tree")
+@public
+@demo_throttle
+def tree():  # noqa: ANN201
+    return jsonify(services.tree(services.demo_vehicle()))
+
+
+@bp.get("/categories/search")
+@public
+@demo_throttle
+@search_throttle
+def search_route():  # noqa: ANN201
+    """The dealer's catalog search (stored rows only, never an upstream), over the demo vehicle."""
+    vehicle = services.demo_vehicle()
+    return jsonify(search.search(vehicle, search.parse_query(request.args.get("q"))))
+
+
+@bp.get("/categories/<int:category_id>")
+@public
+@demo_throttle
+def category(category_id: int):  # noqa: ANN201
+    vehicle = services.demo_vehicle()
+    return jsonify(services.category_detail(vehicle, services.demo_category(vehicle, category_id)))
+
+
+@bp.get("/categories/<int:category_id>/children")
+@public
+@demo_throttle
+def children(category_id: int):  # noqa: ANN201
+    vehicle = services.demo_vehicle()
+    return jsonify(services.children_of(services.demo_category(vehicle, category_id)))
