@@ -21,6 +21,7 @@ from flask_limiter.util import get_remote_address
 from flask_login import current_user
 
 from app.analytics.services import capture
+from app.catalog import views as catalog_views
 from app.core.errors import ApiError, error_response
 from app.core.htmx import vary_on_htmx, wants_fragment
 from app.core.validation import text_field
@@ -321,5 +322,5 @@ def forget(vehicle_id: int):
 
 @bp.get("/vehicles/<int:vehicle_id>")
 def vehicle(vehicle_id: int):
-    """A decoded vehicle; every signed-in user may open any of them."""
-    return render_template("vehicles/vehicle.html", vehicle=services.get_vehicle(vehicle_id))
+    """A decoded vehicle with its catalog (app.catalog.views); its catalog needs the brand in the plan."""
+    return catalog_views.vehicle_page(vehicle_id)

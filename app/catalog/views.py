@@ -1,0 +1,219 @@
+"""The vehicle page's catalog: the tree on the left, the selected category in the main area (breadcrumbs, then a
+group's children, or a leaf's schema picture with its hotspots and its parts table), and the catalog search.
+
+HTMX swaps the main area (`#catalog-main`) and opens tree branches one at a time; every URL is also a whole page, so
+deep links and refresh work, and the tree is then rendered opened down to the selected category. `/vehicles/<id>`
+itself belongs to vehicles_views, which hands it to `vehicle_page`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_login import current_user
+
+from app.catalog import search, services
+from app.catalog.models import Category
+from app.core.errors import ApiError
+from app.core.htmx import vary_on_htmx, wants_fragment
+from app.sources.portal import ILLUSTRATION_PATTERN
+from app.vehicles.models import Vehicle
+from app.vehicles.services import get_vehicle
+
+bp = Blueprint("catalog_views", __name__, url_prefix="/vehicles/<int:vehicle_id>")
+
+PLAN_LIMITED = {"subscription_required", "brand_not_in_plan"}  # the refusal links to the plans
+QUERY_MAX_LENGTH = 100
+
+
+# --- routes -------------------------------------------------------------------------------------------------------
+
+
+def vehicle_page(vehicle_id: int) -> Response:
+    """The vehicle with its tree; the main area lists the root groups, or the results of `?q=`."""
+    vehicle = get_vehicle(vehicle_id)
+    try:
+        services.open_vehicle(current_user, vehicle.id)
+    except ApiError as error:
+        return _refused(vehicle, error)
+    query = request.args.get("q", "").strip()[:QUERY_MAX_LENGTH]
+    if query and wants_fragment():
+        return _answer(vehicle, _search_main(vehicle, query))
+    tree = _tree(vehicle)
+    main = _search_main(vehicle, query) if query else _overview_main(vehicle, tree)
+    return _answer(vehicle, main, tree=tree)
+
+
+@bp.get("/categories/<int:category_id>")
+def category(vehicle_id: int, category_id: int):
+    """A category in the main area; the whole page has the tree opened down to it."""
+    vehicle = get_vehicle(vehicle_id)
+    try:
+        services.open_vehicle(current_user, vehicle.id)
+        found = services.category_in(vehicle, category_id)
+    except ApiError as error:
+        return _refused(vehicle, error)
+    detail = services.category_detail(vehicle, found)
+    main = _category_main(vehicle, detail, request.args.get("part", type=int))
+    if wants_fragment():
+        return _answer(vehicle, main)
+    return _answer(vehicle, main, tree=_opened_tree(vehicle, found, detail))
+
+
+@bp.get("/categories/<int:category_id>/children")
+def children(vehicle_id: int, category_id: int):
+    """A tree branch opened: the group's node with its children (HTMX); without HTMX, the group's page."""
+    if not wants_fragment():
+        return redirect(url_for(".category", vehicle_id=vehicle_id, category_id=category_id), code=303)
+    try:
+        vehicle = services.open_vehicle(current_user, vehicle_id)
+        found = services.category_in(vehicle, category_id)
+    except ApiError as error:
+        # The tree has no room for a refusal: it is shown in the main area instead.
+        return _retargeted(_error_main(error))
+    node = _node(services.category_view(found))
+    branch = services.children_of(vehicle, found)
+    if branch["loadError"]:
+        node["loadError"] = True  # left closed; opening it again tries again
+    else:
+        node["children"] = [_node(child) for child in branch["categories"]]
+    html = render_template("catalog/_tree_node.html", vehicle=vehicle, node=node, current=None)
+    return vary_on_htmx(Response(html))
+
+
+# --- answers ------------------------------------------------------------------------------------------------------
+
+
+def _answer(vehicle: Vehicle, main: dict[str, Any], tree: dict[str, Any] | None = None, status: int = 200) -> Response:
+    """The main area alone for HTMX (always 200: htmx swaps no error status), else the vehicle page around it."""
+    context = {"vehicle": vehicle, "main": main}
+    if wants_fragment():
+        return vary_on_htmx(Response(render_template("catalog/_main_response.html", **context)))
+    html = render_template("vehicles/vehicle.html", tree=tree, **context)
+    return vary_on_htmx(Response(html, status=status))
+
+
+def _refused(vehicle: Vehicle, error: ApiError) -> Response:
+    """A refusal (no plan for the brand, no such category) in the main area; the page keeps the vehicle's facts."""
+    main = _error_main(error)
+    if wants_fragment():
+        return _answer(vehicle, main)
+    tree = None if error.code in PLAN_LIMITED else _tree(vehicle)  # the tree is still the dealer's way on
+    return _answer(vehicle, main, tree=tree, status=error.status)
+
+
+def _retargeted(main: dict[str, Any]) -> Response:
+    html = render_template("catalog/_main_response.html", vehicle=None, main=main)
+    headers = {"HX-Retarget": "#catalog-main", "HX-Reswap": "outerHTML"}
+    return vary_on_htmx(Response(html, headers=headers))
+
+
+# --- what the main area shows -------------------------------------------------------------------------------------
+
+
+def _overview_main(vehicle: Vehicle, tree: dict[str, Any]) -> dict[str, Any]:
+    return {"kind": "overview", "title": vehicle.title, "children": tree["nodes"], "loadError": tree["loadError"]}
+
+
+def _category_main(vehicle: Vehicle, detail: dict[str, Any], selected_part: int | None = None) -> dict[str, Any]:
+    """`selected_part` (a search result followed to its leaf) is shown selected, with its hotspot."""
+    category = _node(detail["category"])
+    rows, anchors = _part_rows(detail["parts"])
+    selected = next((row for row in rows if row["id"] == selected_part), None)
+    return {
+        "kind": "category",
+        "title": category["label"],
+        "category": category,
+        "ancestors": [_crumb(item) for item in detail["ancestors"]],
+        "children": [_node(child) for child in detail["children"]],
+        "parts": rows,
+        "anchors": anchors,
+        "showModelCodes": any(row["modelCodes"] for row in rows),
+        "selectedPart": selected["id"] if selected else None,
+        "selectedPosition": selected["position"] if selected else None,
+        "schema": detail["schema"],
+        "loadError": detail["loadError"],
+    }
+
+
+def _error_main(error: ApiError) -> dict[str, Any]:
+    return {
+        "kind": "error",
+        "title": _("Cannot be shown"),
+        "message": error.message,
+        "plan_limited": error.code in PLAN_LIMITED,
+    }
+
+
+def _search_main(vehicle: Vehicle, raw_query: str) -> dict[str, Any]:
+    """The catalog search's results: categories with their hit counts, parts with their breadcrumbs."""
+    main: dict[str, Any] = {"kind": "search", "title": _("Search: %(query)s", query=raw_query), "query": raw_query}
+    try:
+        found = search.search(vehicle, search.parse_query(raw_query))
+    except ApiError as error:
+        return {**main, "message": error.message}
+    categories = [
+        {**_node(item), "trail": [_crumb(step) for step in item["ancestors"]]} for item in found["categories"]
+    ]
+    parts = [
+        {**part, "trail": [_crumb(step) for step in part["breadcrumb"]], "leafId": part["leaf"]["id"]}
+        for part in found["parts"]
+    ]
+    return {**main, **found, "categories": categories, "parts": parts}
+
+
+def _part_rows(parts: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], dict[str, str]]:
+    """Part rows, the first row of each position carrying that position's anchor (what a hotspot links to)."""
+    anchors: dict[str, str] = {}
+    rows = []
+    for part in parts:
+        position = part["position"]
+        anchor = None
+        if position and position not in anchors:
+            anchor = anchors[position] = f"pos-{len(anchors) + 1}"
+        rows.append({**part, "anchor": anchor})
+    return rows, anchors
+
+
+# --- the tree -----------------------------------------------------------------------------------------------------
+
+
+def _tree(vehicle: Vehicle) -> dict[str, Any]:
+    """The root groups, every branch closed."""
+    roots = services.tree(vehicle)
+    return {"nodes": [_node(root) for root in roots["categories"]], "loadError": roots["loadError"], "current": None}
+
+
+def _opened_tree(vehicle: Vehicle, selected: Category, detail: dict[str, Any]) -> dict[str, Any]:
+    """The roots, opened along the selected category's ancestors (and the category itself when it is a group)."""
+    tree = _tree(vehicle)
+    level = tree["nodes"]
+    for ancestor in detail["ancestors"]:
+        node = next((item for item in level if item["id"] == ancestor["id"]), None)
+        if node is None:
+            break
+        # Ancestors' children are stored (the selected category is one of them): a read, not an upstream call.
+        branch = services.children_of(vehicle, services.category_in(vehicle, ancestor["id"]))
+        node["children"] = [_node(child) for child in branch["categories"]]
+        level = node["children"]
+    else:
+        node = next((item for item in level if item["id"] == selected.id), None)
+        if node is not None and not selected.is_leaf and detail["children"]:
+            node["children"] = [_node(child) for child in detail["children"]]
+    return {**tree, "current": selected.id}
+
+
+def _node(view: dict[str, Any]) -> dict[str, Any]:
+    """A category as the templates show it: the name without its {NNN-NNN} code (shown apart), children unknown."""
+    return {**view, "label": _label(view), "children": None, "loadError": False}
+
+
+def _crumb(item: dict[str, Any]) -> dict[str, Any]:
+    return {"id": item["id"], "label": _label(item)}
+
+
+def _label(view: dict[str, Any]) -> str:
+    """The name without the {NNN-NNN} illustration code (the page shows the code on its own)."""
+    return " ".join(ILLUSTRATION_PATTERN.sub(" ", view["name"]).split()) or view["name"]
