@@ -13,7 +13,6 @@ from app.extensions import limiter
 bp = Blueprint("catalog_copies_api", __name__, url_prefix="/api/vehicles/<int:vehicle_id>/parts")
 
 
-
 def _copy_limit() -> str:
     return current_app.config["OEM_COPY_RATE_LIMIT"]
 
