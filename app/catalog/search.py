@@ -16,6 +16,7 @@ from flask_babel import gettext as _
 from app.catalog import store
 from app.catalog.folding import fold, fold_code
 from app.catalog.models import Category, Part
+from app.catalog.services import part_view
 from app.core.errors import ApiError
 from app.extensions import db
 from app.vehicles.models import Vehicle
@@ -183,19 +184,7 @@ def _ancestors(category_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
 def _part_view(part: Part, leaf: Category, ancestors: list[dict[str, Any]], targets: dict[str, int]) -> dict[str, Any]:
     """A part row as the category detail shows it, with its leaf and the path to it."""
     return {
-        "id": part.id,
-        "oemCode": part.oem_code,
-        "name": part.name,
-        "label": part.label,
-        "position": part.position,
-        "unavailable": part.unavailable,
-        "remark": part.remark,
-        "modelCodes": part.model_codes,
-        "reference": (
-            {"code": part.reference_code, "categoryId": targets.get(part.reference_code)}
-            if part.reference_code
-            else None
-        ),
+        **part_view(part, targets),
         "leaf": {"id": leaf.id, "name": leaf.name},
         "breadcrumb": [*ancestors, {"id": leaf.id, "name": leaf.name}],
     }

@@ -222,21 +222,23 @@ def category_view(category: Category) -> dict[str, Any]:
 
 def parts_view(vehicle: Vehicle, parts: list[Part]) -> list[dict[str, Any]]:
     targets = store.illustration_index(vehicle.id, {part.reference_code for part in parts if part.reference_code})
-    return [
-        {
-            "id": part.id,
-            "oemCode": part.oem_code,
-            "name": part.name,
-            "label": part.label,
-            "position": part.position,
-            "unavailable": part.unavailable,
-            "remark": part.remark,
-            "modelCodes": part.model_codes,
-            "reference": (
-                {"code": part.reference_code, "categoryId": targets.get(part.reference_code)}
-                if part.reference_code
-                else None
-            ),
-        }
-        for part in parts
-    ]
+    return [part_view(part, targets) for part in parts]
+
+
+def part_view(part: Part, targets: dict[str, int]) -> dict[str, Any]:
+    """A part row; `targets` maps reference codes to the stored categories of their illustrations."""
+    return {
+        "id": part.id,
+        "oemCode": part.oem_code,
+        "name": part.name,
+        "label": part.label,
+        "position": part.position,
+        "unavailable": part.unavailable,
+        "remark": part.remark,
+        "modelCodes": part.model_codes,
+        "reference": (
+            {"code": part.reference_code, "categoryId": targets.get(part.reference_code)}
+            if part.reference_code
+            else None
+        ),
+    }
