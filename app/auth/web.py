@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Response, current_app, request
+from flask import Response, request
 from flask_limiter.util import get_remote_address
 
 from app.accounts.models import User
@@ -16,6 +16,7 @@ from app.auth.sessions import (
     revoke_session,
     set_session_cookie,
 )
+from app.core import throttle
 from app.extensions import limiter
 
 
@@ -47,10 +48,7 @@ def _email_key() -> str:
     return "email:" + normalize_email(email if isinstance(email, str) else "")
 
 
-def _sign_in_limit() -> str:
-    return current_app.config["SIGN_IN_RATE_LIMIT"]
-
-
+_sign_in_limit = throttle.setting("SIGN_IN_RATE_LIMIT")
 # Applied to every sign-in and sign-up entry point, page or API: per client address and per e-mail address.
 sign_in_throttle_by_ip = limiter.limit(_sign_in_limit, key_func=get_remote_address, scope="sign-in-ip")
 sign_in_throttle_by_email = limiter.limit(_sign_in_limit, key_func=_email_key, scope="sign-in-email")

@@ -2,27 +2,21 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, jsonify
-from flask_limiter.util import get_remote_address
+from flask import Blueprint, jsonify
 from flask_login import current_user
 
 from app.catalog import copies
 from app.catalog.services import open_vehicle
+from app.core import throttle
 from app.extensions import limiter
 
 bp = Blueprint("catalog_copies_api", __name__, url_prefix="/api/vehicles/<int:vehicle_id>/parts")
 
 
-def _copy_limit() -> str:
-    return current_app.config["OEM_COPY_RATE_LIMIT"]
-
-
-def _user_key() -> str:
-    return str(current_user.id) if current_user.is_authenticated else get_remote_address()
-
-
 # Per user, whatever address they come from: a dealer copies a few codes a minute; a script must not fill the table.
-copy_throttle = limiter.limit(_copy_limit, key_func=_user_key, scope="oem-copy")
+copy_throttle = limiter.limit(
+    throttle.setting("OEM_COPY_RATE_LIMIT"), key_func=throttle.user_or_address, scope="oem-copy"
+)
 
 
 @bp.post("/<int:part_id>/copy")

@@ -108,24 +108,8 @@ def search(vehicle: Vehicle, query: str) -> dict[str, Any]:
         "parts": [_part_view(part, by_id[part.category_id], trails[part.category_id], targets) for part in parts],
         "partCount": sum(hits.values()),
         "truncated": truncated,
-        "treeIncomplete": tree_incomplete(vehicle.id),
+        "treeIncomplete": not store.tree_complete(vehicle.id),
     }
-
-
-def tree_incomplete(vehicle_id: int) -> bool:
-    """Whether some of the vehicle's tree is not stored yet: no category at all, a group not drilled to the end, or
-    a leaf whose parts were never fetched (a failed fetch counts until it succeeds)."""
-    pending = sa.or_(
-        sa.and_(sa.not_(Category.is_leaf), Category.children_fetched_at.is_(None)),
-        sa.and_(Category.is_leaf, Category.parts_fetched_at.is_(None)),
-    )
-    stored, unfinished = db.session.execute(
-        sa.select(
-            sa.exists().where(Category.vehicle_id == vehicle_id),
-            sa.exists().where(Category.vehicle_id == vehicle_id, pending),
-        )
-    ).one()
-    return not stored or bool(unfinished)
 
 
 def _words(query: str) -> list[str]:

@@ -49,7 +49,7 @@ def prefetch_progress(vehicle: Vehicle) -> dict[str, Any]:
     state = store.walk_state(vehicle.id)
     known = state["groups"] + state["leaves"]
     stored = state["groupsDrilled"] + state["leavesFetched"]
-    return {**state, "percent": int(stored * 100 / known) if known else 0, "done": bool(known) and stored == known}
+    return {**state, "percent": int(stored * 100 / known) if known else 0, "done": store.is_complete(state)}
 
 
 def fetch_roots(vehicle: Vehicle) -> bool:

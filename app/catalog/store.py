@@ -140,6 +140,16 @@ def walk_state(vehicle_id: int) -> dict[str, int]:
     return {"groups": row[0], "groupsDrilled": row[1], "leaves": row[2], "leavesFetched": row[3]}
 
 
+def is_complete(state: dict[str, int]) -> bool:
+    """Whether a walk state is the whole tree: some categories, every group drilled, every leaf's parts fetched."""
+    known = state["groups"] + state["leaves"]
+    return known > 0 and state["groupsDrilled"] + state["leavesFetched"] == known
+
+
+def tree_complete(vehicle_id: int) -> bool:
+    return is_complete(walk_state(vehicle_id))
+
+
 def roots(vehicle_id: int) -> list[Category]:
     return _categories(Category.vehicle_id == vehicle_id, Category.parent_id.is_(None))
 

@@ -75,12 +75,13 @@ def _category_of(vehicle_id: int, category_id: int) -> tuple[Vehicle, Category] 
 
 
 def _queue_walk(vehicle: Vehicle, categories: list[Category]) -> int:
+    queue = queues.get("prefetch")
     queued = 0
     for category in categories:
         kind, job = ("parts", prefetch_parts) if category.is_leaf else ("children", prefetch_children)
         job_id = f"prefetch-{kind}-{vehicle.id}-{category.id}"
-        if queues.get("prefetch").fetch_job(job_id) is not None:
+        if queue.fetch_job(job_id) is not None:
             continue  # queued or done already
-        queues.enqueue("prefetch", job, vehicle.id, category.id, job_id=job_id, retry=RETRY)
+        queues.enqueue(queue.name, job, vehicle.id, category.id, job_id=job_id, retry=RETRY)
         queued += 1
     return queued

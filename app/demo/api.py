@@ -5,10 +5,11 @@ Every category id is checked against the demo vehicle before anything else is re
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, jsonify, request
+from flask import Blueprint, jsonify, request
 from flask_limiter.util import get_remote_address
 
 from app.catalog import search
+from app.core import throttle
 from app.core.security import public
 from app.demo import services
 from app.extensions import limiter
@@ -16,17 +17,11 @@ from app.extensions import limiter
 bp = Blueprint("demo_api", __name__, url_prefix="/api/demo")
 
 
-def _demo_limit() -> str:
-    return current_app.config["DEMO_RATE_LIMIT"]
-
-
-def _search_limit() -> str:
-    return current_app.config["DEMO_SEARCH_RATE_LIMIT"]
-
-
 # One budget per address for the whole demo, and a tighter one for the search, which reads the whole catalog.
-demo_throttle = limiter.shared_limit(_demo_limit, scope="demo", key_func=get_remote_address)
-search_throttle = limiter.limit(_search_limit, key_func=get_remote_address, scope="demo-search")
+demo_throttle = limiter.shared_limit(throttle.setting("DEMO_RATE_LIMIT"), scope="demo", key_func=get_remote_address)
+search_throttle = limiter.limit(
+    throttle.setting("DEMO_SEARCH_RATE_LIMIT"), key_func=get_remote_address, scope="demo-search"
+)
 
 
 @bp.get("/vehicle")

@@ -78,7 +78,7 @@ def fill_tree(vehicle_id: int, wait: bool, progress: Progress | None = None, add
     if vehicle is None:
         raise DemoSeedError(f"no vehicle {vehicle_id}")
     label = f"vehicle {vehicle_id} ({vehicle.title})"
-    if tree_complete(vehicle_id):
+    if store.tree_complete(vehicle_id):
         return f"{label} and its tree are stored already"
     prefix = f"{label} stored" if added else label
     if wait:
@@ -137,13 +137,6 @@ def store_vehicle(vin: str) -> int:
     vehicle_id = stored_vehicle_id(vin)
     log.info("demo vehicle %s stored from catapi as vehicle %s", vin, vehicle_id)
     return vehicle_id
-
-
-def tree_complete(vehicle_id: int) -> bool:
-    """Whether the tree is stored to the end: some categories, every group drilled and every leaf's parts fetched."""
-    state = store.walk_state(vehicle_id)
-    known = state["groups"] + state["leaves"]
-    return known > 0 and state["groupsDrilled"] + state["leavesFetched"] == known
 
 
 def queue_walk(vehicle_id: int) -> bool:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, jsonify
+from flask import Blueprint, jsonify
 from flask_limiter.util import get_remote_address
 
+from app.core import throttle
 from app.core.security import public
 from app.extensions import limiter
 from app.vehicles import preview
@@ -12,10 +13,7 @@ from app.vehicles import preview
 bp = Blueprint("vehicles_preview_api", __name__, url_prefix="/api/vehicles")
 
 
-def _preview_limit() -> str:
-    return current_app.config["VIN_PREVIEW_RATE_LIMIT"]
-
-
+_preview_limit = throttle.setting("VIN_PREVIEW_RATE_LIMIT")
 # The preview API and the preview page share one budget per address: both can cost upstream calls.
 preview_throttle = limiter.shared_limit(_preview_limit, scope="vin-preview", key_func=get_remote_address)
 teaser_throttle = limiter.limit(_preview_limit, key_func=get_remote_address, scope="vin-teaser")

@@ -17,11 +17,11 @@ from flask_babel import format_decimal, get_locale
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_limiter import RateLimitExceeded
-from flask_limiter.util import get_remote_address
 from flask_login import current_user
 
 from app.analytics.services import capture
 from app.catalog import views as catalog_views
+from app.core import throttle
 from app.core.errors import ApiError, error_response
 from app.core.htmx import vary_on_htmx, wants_fragment
 from app.core.validation import text_field
@@ -71,13 +71,9 @@ NOTE = _l("Note")
 STALE_GRACE_SECONDS = 10
 
 
-def _user_key() -> str:
-    return str(current_user.id) if current_user.is_authenticated else get_remote_address()
-
-
 # Polling every 300 ms from a counter behind one shop address would trip the per-address default limit.
-decode_throttle = limiter.limit("30 per minute", key_func=_user_key, scope="vin-decode")
-poll_throttle = limiter.limit("600 per minute", key_func=_user_key, scope="vin-decode-poll")
+decode_throttle = limiter.limit("30 per minute", key_func=throttle.user_or_address, scope="vin-decode")
+poll_throttle = limiter.limit("600 per minute", key_func=throttle.user_or_address, scope="vin-decode-poll")
 
 
 @bp.errorhandler(RateLimitExceeded)
