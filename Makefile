@@ -6,7 +6,7 @@ HTMX := app/static/vendor/htmx.min.js
 CATALOGS := $(wildcard translations/*/LC_MESSAGES/messages.po)
 COMPILED := $(CATALOGS:.po=.mo)
 
-.PHONY: run test lint format translations assets worker scheduler bench clean
+.PHONY: run test lint format translations assets worker scheduler bench bench-catalog clean
 
 run: $(VENV)/.runtime $(HTMX) $(COMPILED)
 	$(BIN)/python -m app.core.launcher
@@ -28,6 +28,9 @@ scheduler: $(VENV)/.runtime
 
 bench: $(VENV)/.dev
 	$(BIN)/python -m bench.decode
+
+bench-catalog: $(VENV)/.dev $(COMPILED)
+	$(BIN)/python -m bench.catalog
 
 translations: $(COMPILED)
 

@@ -43,6 +43,7 @@ BLUEPRINTS = [
     "app.internal_admin.api:bp",
     "app.catalog.api:bp",
     "app.catalog.views:bp",
+    "app.catalog.progress_views:bp",
     "app.catalog.search_api:bp",
     "app.catalog.copies_api:bp",
     "app.admin.copy_logs:bp",

@@ -30,6 +30,7 @@ from bench.stack import (
     fresh_database,
     fresh_redis,
     prepared_app,
+    printed,
     settle,
 )
 from tests.support.upstreams import Upstreams
@@ -241,12 +242,6 @@ def run(database_url: str, redis_url: str) -> list[Result]:
                 db.engine.dispose()
     finally:
         upstreams.stop()
-
-
-def printed(result: Result, tally: LogTally) -> Result:
-    result.details.extend(tally.take())
-    result.print()
-    return result
 
 
 def main() -> int:

@@ -29,7 +29,7 @@ from app.extensions import db, redis_store
 from app.vehicles.cache import ResolveCache
 from app.vehicles.models import Vehicle
 from app.vehicles.race import IN_FLIGHT
-from bench.measure import Batch, Send
+from bench.measure import Batch, Result, Send
 from tests.support.dealers import commit_full_plan_dealer
 from tests.support.upstreams import Upstreams
 
@@ -48,9 +48,10 @@ class BenchSetupError(RuntimeError):
 
 
 @contextmanager
-def fresh_database() -> Iterator[tuple[str, str]]:
-    """A new, empty database: (SQLAlchemy URL, what it is)."""
-    url = os.environ.get("BENCH_DATABASE_URL", "").strip()
+def fresh_database(default_url: str = "") -> Iterator[tuple[str, str]]:
+    """A new, empty database: (SQLAlchemy URL, what it is). Without BENCH_DATABASE_URL, the PostgreSQL database
+    `default_url` names, else a temporary SQLite file."""
+    url = os.environ.get("BENCH_DATABASE_URL", "").strip() or default_url
     if not url:
         with tempfile.TemporaryDirectory(prefix="bench-decode-") as directory:
             yield f"sqlite:///{directory}/bench.sqlite3", f"SQLite file in {directory} (temporary)"
@@ -134,6 +135,13 @@ class LogTally(logging.Handler):
         root.setLevel(logging.WARNING)
         logging.getLogger("werkzeug").setLevel(logging.WARNING)  # the sandboxes' request lines
         return self
+
+
+def printed(result: Result, tally: LogTally) -> Result:
+    """Print a benchmark's result with the server's warnings and errors seen while it ran."""
+    result.details.extend(tally.take())
+    result.print()
+    return result
 
 
 # --- the app ------------------------------------------------------------------------------------------------------

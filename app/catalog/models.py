@@ -66,7 +66,7 @@ class Part(db.Model):
     __tablename__ = "part"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    vehicle_id: Mapped[int | None] = mapped_column(sa.ForeignKey("vehicle.id", ondelete="CASCADE"))
+    vehicle_id: Mapped[int | None] = mapped_column(sa.ForeignKey("vehicle.id", ondelete="CASCADE"), index=True)
     category_id: Mapped[int] = mapped_column(sa.ForeignKey("category.id", ondelete="CASCADE"), index=True)
     oem_code: Mapped[str] = mapped_column(sa.String(60))
     name: Mapped[str] = mapped_column(sa.String(300))

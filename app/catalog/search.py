@@ -54,15 +54,13 @@ def search(vehicle: Vehicle, query: str) -> dict[str, Any]:
             .group_by(Part.category_id)
         ).all()
     )
-    parts = list(
-        db.session.scalars(
-            sa.select(Part)
-            .join(Category, Part.category_id == Category.id)
-            .where(in_vehicle, part_match)
-            .order_by(Part.category_id, Part.sort_order, Part.id)
-            .limit(PART_LIMIT + 1)
-        )
-    )
+    parts = db.session.execute(
+        sa.select(*store.PART_COLUMNS)
+        .join(Category, Part.category_id == Category.id)
+        .where(in_vehicle, part_match)
+        .order_by(Part.category_id, Part.sort_order, Part.id)
+        .limit(PART_LIMIT + 1)
+    ).all()
     named = (
         list(
             db.session.scalars(
@@ -165,7 +163,9 @@ def _ancestors(category_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
     }
 
 
-def _part_view(part: Part, leaf: Category, ancestors: list[dict[str, Any]], targets: dict[str, int]) -> dict[str, Any]:
+def _part_view(
+    part: sa.Row, leaf: Category, ancestors: list[dict[str, Any]], targets: dict[str, int]
+) -> dict[str, Any]:
     """A part row as the category detail shows it, with its leaf and the path to it."""
     return {
         **part_view(part, targets),

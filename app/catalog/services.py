@@ -8,13 +8,14 @@ import logging
 import re
 from typing import Any
 
+import sqlalchemy as sa
 from flask import current_app
 from flask_babel import gettext as _
 
 from app.accounts.models import User
 from app.billing.access import ensure_brand_access
 from app.catalog import store
-from app.catalog.models import Category, Part
+from app.catalog.models import Category
 from app.catalog.providers import CategoryRef, Picture, ProviderError, TreeProvider, provider_for
 from app.core.db import begin_writes
 from app.core.errors import ApiError
@@ -79,7 +80,7 @@ def category_detail(vehicle: Vehicle, category: Category) -> dict[str, Any]:
     nothing is stored."""
     provider = provider_for(vehicle, current_app.config)
     children: list[Category] = []
-    parts: list[Part] = []
+    parts: list[sa.Row] = []
     if category.is_leaf:
         parts = load_parts(category, provider)
     else:
@@ -88,7 +89,7 @@ def category_detail(vehicle: Vehicle, category: Category) -> dict[str, Any]:
 
 
 def detail_view(
-    vehicle: Vehicle, category: Category, children: list[Category], parts: list[Part], load_error: bool
+    vehicle: Vehicle, category: Category, children: list[Category], parts: list[sa.Row], load_error: bool
 ) -> dict[str, Any]:
     """A category's detail as the dealer page, the API and the demo show it."""
     return {
@@ -121,7 +122,7 @@ def load_children(vehicle: Vehicle, category: Category, provider: TreeProvider |
     return store.children(category_id)
 
 
-def load_parts(category: Category, provider: TreeProvider | None) -> list[Part]:
+def load_parts(category: Category, provider: TreeProvider | None) -> list[sa.Row]:
     """Stored part rows; a leaf never fetched to the end is fetched (a failure leaves it to be tried again, and rows
     stored before are neither lost nor duplicated)."""
     category_id, vehicle_id = category.id, category.vehicle_id
@@ -220,12 +221,12 @@ def category_view(category: Category) -> dict[str, Any]:
     }
 
 
-def parts_view(vehicle: Vehicle, parts: list[Part]) -> list[dict[str, Any]]:
+def parts_view(vehicle: Vehicle, parts: list[sa.Row]) -> list[dict[str, Any]]:
     targets = store.illustration_index(vehicle.id, {part.reference_code for part in parts if part.reference_code})
     return [part_view(part, targets) for part in parts]
 
 
-def part_view(part: Part, targets: dict[str, int]) -> dict[str, Any]:
+def part_view(part: sa.Row, targets: dict[str, int]) -> dict[str, Any]:
     """A part row; `targets` maps reference codes to the stored categories of their illustrations."""
     return {
         "id": part.id,

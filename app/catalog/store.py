@@ -91,12 +91,12 @@ def save_picture(category_id: int, picture: Picture, storage_key: str) -> None:
         )
 
 
-def picture_of(category_id: int) -> tuple[SchemaPicture, list[Hotspot]] | None:
-    picture = db.session.scalar(sa.select(SchemaPicture).where(SchemaPicture.category_id == category_id))
-    if picture is None:
+def picture_of(category_id: int) -> tuple[sa.Row, list[sa.Row]] | None:
+    """The category's schema picture (storage_key, width, height) and its hotspots, in one query."""
+    rows = db.session.execute(_PICTURE_WITH_SPOTS, {"category_id": category_id}).all()
+    if not rows:
         return None
-    spots = db.session.scalars(sa.select(Hotspot).where(Hotspot.schema_picture_id == picture.id).order_by(Hotspot.id))
-    return picture, list(spots)
+    return rows[0], [row for row in rows if row.position is not None]
 
 
 def thumbnails(categories: Sequence[Category]) -> dict[int, str]:
@@ -158,26 +158,16 @@ def children(category_id: int) -> list[Category]:
     return _categories(Category.parent_id == category_id)
 
 
-def parts(category_id: int) -> list[Part]:
-    return list(
-        db.session.scalars(sa.select(Part).where(Part.category_id == category_id).order_by(Part.sort_order, Part.id))
-    )
+def parts(category_id: int) -> list[sa.Row]:
+    """The leaf's part rows, as plain rows with the columns a part view reads (the page's hottest read)."""
+    return list(db.session.execute(_PARTS_OF, {"category_id": category_id}))
 
 
-def ancestors(category: Category) -> list[Category]:
-    """Root to parent, from one recursive query (complete on refresh and deep links)."""
-    chain = sa.select(Category.id, Category.parent_id, sa.literal(0).label("depth")).where(
-        Category.id == category.parent_id
-    )
-    chain = chain.cte("chain", recursive=True)
-    step = sa.select(Category.id, Category.parent_id, (chain.c.depth + 1).label("depth")).join(
-        chain, Category.id == chain.c.parent_id
-    )
-    chain = chain.union_all(step)
-    rows = db.session.execute(
-        sa.select(Category).join(chain, Category.id == chain.c.id).order_by(chain.c.depth.desc())
-    ).scalars()
-    return list(rows)
+def ancestors(category: Category) -> list[sa.Row]:
+    """(id, name) from the root to the parent, from one recursive query (complete on refresh and deep links)."""
+    if category.parent_id is None:
+        return []
+    return list(db.session.execute(_ANCESTORS, {"parent_id": category.parent_id}))
 
 
 def illustration_index(vehicle_id: int, codes: set[str]) -> dict[str, int]:
@@ -194,3 +184,55 @@ def illustration_index(vehicle_id: int, codes: set[str]) -> dict[str, int]:
 
 def _categories(*conditions: sa.ColumnElement[bool]) -> list[Category]:
     return list(db.session.scalars(sa.select(Category).where(*conditions).order_by(Category.sort_order, Category.id)))
+
+
+# The detail's reads, built once: each call then only binds its id (building a recursive CTE costs more than running
+# it).
+# What a part view reads; the detail and the search select these as plain rows rather than Part objects.
+PART_COLUMNS = (
+    Part.id,
+    Part.category_id,
+    Part.oem_code,
+    Part.name,
+    Part.label,
+    Part.position,
+    Part.unavailable,
+    Part.remark,
+    Part.model_codes,
+    Part.reference_code,
+)
+
+_PARTS_OF = (
+    sa.select(*PART_COLUMNS).where(Part.category_id == sa.bindparam("category_id")).order_by(Part.sort_order, Part.id)
+)
+
+
+def _ancestors_statement() -> sa.Select:
+    chain = sa.select(Category.id, Category.parent_id, sa.literal(0).label("depth")).where(
+        Category.id == sa.bindparam("parent_id")
+    )
+    chain = chain.cte("chain", recursive=True)
+    step = sa.select(Category.id, Category.parent_id, (chain.c.depth + 1).label("depth")).join(
+        chain, Category.id == chain.c.parent_id
+    )
+    chain = chain.union_all(step)
+    return sa.select(Category.id, Category.name).join(chain, Category.id == chain.c.id).order_by(chain.c.depth.desc())
+
+
+_ANCESTORS = _ancestors_statement()
+
+_PICTURE_WITH_SPOTS = (
+    sa.select(
+        SchemaPicture.storage_key,
+        SchemaPicture.width,
+        SchemaPicture.height,
+        Hotspot.position,
+        Hotspot.x1,
+        Hotspot.y1,
+        Hotspot.x2,
+        Hotspot.y2,
+    )
+    .outerjoin(Hotspot, Hotspot.schema_picture_id == SchemaPicture.id)
+    .where(SchemaPicture.category_id == sa.bindparam("category_id"))
+    .order_by(Hotspot.id)
+)

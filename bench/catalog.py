@@ -1,0 +1,386 @@
+"""Catalog benchmarks on PostgreSQL with 1,000,000 parts across 100 vehicles: a category's detail and the in-vehicle
+search, each against the bare SQL it runs, and the vehicle page's HTML against the JSON detail.
+
+The fleet: the sandbox Golf is decoded and its whole tree stored through the app's own code (139 categories,
+10,583 parts, 116 schema pictures), then copied in SQL to 99 more vehicles (1,058,300 parts in all). Each sample
+request is sent once with its SQL recorded; the timed rounds then send it over HTTP and replay its recorded
+statements through a bare psycopg2 connection, one after the other, so both see the same machine at the same moment.
+Run with `make bench-catalog` or `.venv/bin/python -m bench.catalog` (see bench/README.md).
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+import psycopg2
+import requests
+import sqlalchemy as sa
+from flask import Flask
+from flask.testing import FlaskClient
+
+from app.catalog.models import Category, Hotspot, Part, SchemaPicture
+from app.demo.seed import seed
+from app.extensions import db
+from app.sources.sandbox.catalog import VIN_GOLF
+from app.vehicles.models import Vehicle
+from bench.measure import Result, percentile
+from bench.stack import (
+    BenchSetupError,
+    LogTally,
+    Served,
+    bench_config,
+    fresh_database,
+    fresh_redis,
+    prepared_app,
+    printed,
+)
+from tests.support.upstreams import Upstreams
+
+DEFAULT_DATABASE_URL = "postgresql://postgres@127.0.0.1:5432/bench_catalog"
+VEHICLES = 100
+DETAIL_SAMPLES = 150  # categories across the fleet, leaves and groups as the tree has them
+SEARCH_SAMPLES = 60  # (vehicle, query) pairs
+ROUNDS = 3
+SQL_MAX_RATIO = 3.0
+PAGE_MAX_RATIO = 2.0
+# Words and code fragments a dealer types: common, rare, two words, an OEM code's start, nothing at all.
+SEARCH_WORDS = ("bolt", "filter", "oil filter", "gasket", "hose", "seal ring", "bracket", "sensor", "xyzzy")
+
+Timed = Callable[[], None]
+
+
+# --- the fleet ----------------------------------------------------------------------------------------------------
+
+
+def store_golf(app: Flask) -> None:
+    """The sandbox Golf decoded through catapi and its tree walked, with the app's own fetch-and-store code."""
+    with app.app_context():
+        print(f"  {seed(VIN_GOLF, wait=True)}")
+        db.session.remove()
+
+
+def copy_fleet(app: Flask, copies: int) -> None:
+    """Copy the one stored vehicle with its categories, parts, pictures and hotspots `copies` times, ids shifted by
+    each table's largest id per copy, in one transaction; then ANALYZE, as autovacuum would after such a load."""
+    with app.app_context():
+        connection = db.session.connection()
+        if connection.scalar(sa.select(sa.func.count()).select_from(Vehicle)) != 1:
+            raise BenchSetupError("the fleet is copied from one stored vehicle, and the database holds another")
+        step = {model: _max_id(connection, model) for model in (Vehicle, Category, Part, SchemaPicture, Hotspot)}
+        vehicle, category, picture = step[Vehicle], step[Category], step[SchemaPicture]
+        plans: list[tuple[type, dict[str, int]]] = [
+            (Vehicle, {"id": vehicle}),
+            (Category, {"id": category, "parent_id": category, "vehicle_id": vehicle}),
+            (SchemaPicture, {"id": picture, "category_id": category}),
+            (Hotspot, {"id": step[Hotspot], "schema_picture_id": picture}),
+            (Part, {"id": step[Part], "category_id": category, "vehicle_id": vehicle}),
+        ]
+        for model, shifted in plans:
+            began = time.perf_counter()
+            _copy_rows(connection, model.__table__, copies, shifted)
+            print(f"  {model.__tablename__}: copied {copies}x in {time.perf_counter() - began:.1f} s")
+        db.session.commit()
+        with db.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as autocommit:
+            autocommit.execute(sa.text("ANALYZE"))
+        db.session.remove()
+
+
+def _max_id(connection: sa.Connection, model: type) -> int:
+    return connection.scalar(sa.select(sa.func.max(model.id))) or 0
+
+
+def _copy_rows(connection: sa.Connection, table: sa.Table, copies: int, shifted: dict[str, int]) -> None:
+    """INSERT ... SELECT of every row once per k in 1..copies, the `shifted` id columns plus k times their step (a
+    VIN is made unique from k)."""
+    quote = connection.dialect.identifier_preparer.quote
+    names = [column.name for column in table.columns]
+    values = [_copied_value(quote(name), shifted.get(name)) for name in names]
+    if table.name == Vehicle.__tablename__:
+        values[names.index("vin")] = "'BENCH' || lpad(k::text, 12, '0')"
+    connection.execute(
+        sa.text(
+            f"INSERT INTO {table.name} ({', '.join(quote(name) for name in names)}) "  # noqa: S608 - our own names
+            f"SELECT {', '.join(values)} FROM {table.name} AS t CROSS JOIN generate_series(1, :copies) AS k"
+        ),
+        {"copies": copies},
+    )
+    sequence = f"pg_get_serial_sequence('{table.name}', 'id')"
+    connection.execute(sa.text(f"SELECT setval({sequence}, (SELECT max(id) FROM {table.name}))"))  # noqa: S608
+
+
+def _copied_value(column: str, step: int | None) -> str:
+    return f"t.{column} + k * {step}" if step else f"t.{column}"
+
+
+# --- recording a request's SQL and replaying it bare --------------------------------------------------------------
+
+
+class SqlRecorder:
+    """Keeps the statements the app sends to the database while `recording()` is open (one request at a time)."""
+
+    def __init__(self, engine: sa.Engine) -> None:
+        self.statements: list[tuple[str, object]] | None = None
+        sa.event.listen(engine, "before_cursor_execute", self._seen)
+
+    def _seen(self, _connection, _cursor, statement, parameters, _context, _executemany) -> None:  # noqa: ANN001
+        if self.statements is not None:
+            self.statements.append((statement, parameters))
+
+    @contextmanager
+    def recording(self) -> Iterator[list[tuple[str, object]]]:
+        self.statements = []
+        try:
+            yield self.statements
+        finally:
+            self.statements = None
+
+
+class BareSql:
+    """The recorded statements again, through psycopg2 alone: each executed and its rows fetched, in one transaction
+    that ends as the app's do."""
+
+    def __init__(self, database_url: str) -> None:
+        url = sa.make_url(database_url)
+        self.connection = psycopg2.connect(
+            host=url.host, port=url.port or 5432, user=url.username, password=url.password, dbname=url.database
+        )
+
+    def run(self, statements: list[tuple[str, object]]) -> None:
+        with self.connection.cursor() as cursor:
+            for statement, parameters in statements:
+                cursor.execute(statement, parameters)
+                if cursor.description is not None:
+                    cursor.fetchall()
+        self.connection.commit()
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+# --- samples ------------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Sample:
+    """One request of a benchmark: its URL on the app and the SQL the app ran for it."""
+
+    path: str
+    statements: list[tuple[str, object]] = field(default_factory=list)
+
+
+def detail_samples(app: Flask, rng: random.Random) -> list[Sample]:
+    """Categories across the fleet, drawn evenly from all of them (so leaves and groups as the trees have them)."""
+    with app.app_context():
+        rows = db.session.execute(sa.select(Category.vehicle_id, Category.id).order_by(Category.id)).all()
+        db.session.remove()
+    return [
+        Sample(f"/api/vehicles/{vehicle}/categories/{category}")
+        for vehicle, category in rng.sample(rows, DETAIL_SAMPLES)
+    ]
+
+
+def search_samples(app: Flask, rng: random.Random) -> list[Sample]:
+    """A word (or an OEM code's first six characters) searched in one vehicle of the fleet."""
+    with app.app_context():
+        vehicles = list(db.session.scalars(sa.select(Vehicle.id)))
+        codes = list(db.session.scalars(sa.select(Part.oem_code).where(Part.vehicle_id == vehicles[0]).limit(2000)))
+        db.session.remove()
+    queries = [*SEARCH_WORDS, *(code[:6] for code in rng.sample(codes, 3))]
+    return [
+        Sample(f"/api/categories/search/{rng.choice(vehicles)}?q={requests.utils.quote(rng.choice(queries))}")
+        for _ in range(SEARCH_SAMPLES)
+    ]
+
+
+# --- timing -------------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Client:
+    """A signed-in dealer's HTTP session on the served app, the recorder of the app's SQL and the bare connection."""
+
+    served: Served
+    session: requests.Session
+    recorder: SqlRecorder
+    bare: BareSql
+    wsgi: FlaskClient
+
+    def call(self, path: str) -> None:
+        """The same request handed to the app in this process, without HTTP."""
+        response = self.wsgi.get(path)
+        if response.status_code != 200:
+            raise RuntimeError(f"in-process GET {path}: {response.status_code}")
+
+    def get(self, path: str, **headers: str) -> requests.Response:
+        response = self.session.get(f"{self.served.url}{path}", headers=headers, timeout=60)
+        if response.status_code != 200:
+            raise RuntimeError(f"GET {path}: {response.status_code} {response.text[:200]}")
+        return response
+
+    def record(self, samples: list[Sample]) -> None:
+        """Send each sample once (a warm-up too) and keep the statements the app ran for it."""
+        for sample in samples:
+            with self.recorder.recording() as statements:
+                self.get(sample.path)
+            sample.statements = list(statements)
+
+
+Contender = Callable[[Sample], object]
+
+
+def side_by_side(samples: list[Sample], contenders: dict[str, Contender]) -> dict[str, list[float]]:
+    """Each sample timed under every contender in turn, round after round: drifts of a shared machine hit all."""
+    times: dict[str, list[float]] = {name: [] for name in contenders}
+    for _ in range(ROUNDS):
+        for sample in samples:
+            for name, contender in contenders.items():
+                began = time.perf_counter()
+                contender(sample)
+                times[name].append(time.perf_counter() - began)
+    return times
+
+
+def latency(values: list[float]) -> str:
+    return f"p50 {percentile(values, 50) * 1000:7.2f} ms  p95 {percentile(values, 95) * 1000:7.2f} ms"
+
+
+def compared(name: str, times: dict[str, list[float]], current: str, baseline: str, target: float) -> Result:
+    """The current contender against its baseline at p50 and at p95; the target holds for both."""
+    ratios = [percentile(times[current], p) / percentile(times[baseline], p) for p in (50, 95)]
+    others = [f"{other:<10} {latency(values)}" for other, values in times.items() if other not in (current, baseline)]
+    return Result(
+        name=name,
+        current=f"{current:<10} {latency(times[current])}",
+        baseline=f"{baseline:<10} {latency(times[baseline])}",
+        ratio=f"{current}/{baseline}  p50 {ratios[0]:.2f}  p95 {ratios[1]:.2f}",
+        target=f"<= {target:.1f} at p50 and at p95",
+        passed=all(ratio <= target for ratio in ratios),
+        details=others,
+    )
+
+
+def statements_line(samples: list[Sample]) -> str:
+    counts = sorted(len(sample.statements) for sample in samples)
+    spread = f"{counts[0]}-{counts[-1]} (median {counts[len(counts) // 2]})"
+    return f"statements per request: {spread}; {len(samples)} requests x {ROUNDS} rounds"
+
+
+# --- the benchmarks -----------------------------------------------------------------------------------------------
+
+
+def category_detail(client: Client, samples: list[Sample]) -> Result:
+    return against_sql(client, samples, "1. category detail from stored data: GET /api/vehicles/<v>/categories/<c>")
+
+
+def vehicle_search(client: Client, samples: list[Sample]) -> Result:
+    return against_sql(client, samples, "2. in-vehicle search: GET /api/categories/search/<v>?q=")
+
+
+def against_sql(client: Client, samples: list[Sample], title: str) -> Result:
+    """The request over HTTP against its recorded statements run bare; the same request handed to the app in-process
+    (WSGI, no HTTP) is printed for reading where the time goes."""
+    contenders = {
+        "app": lambda sample: client.get(sample.path),
+        "bare SQL": lambda sample: client.bare.run(sample.statements),
+        "in-process": lambda sample: client.call(sample.path),
+    }
+    result = compared(title, side_by_side(samples, contenders), "app", "bare SQL", SQL_MAX_RATIO)
+    result.details.append(statements_line(samples))
+    return result
+
+
+def page_html(client: Client, samples: list[Sample]) -> Result:
+    """The whole vehicle page of a category (tree opened down to it) against the JSON detail; the HTMX fragment of
+    the main area alone is printed for reading."""
+    contenders = {
+        "page HTML": lambda s: client.get(s.path.removeprefix("/api"), Accept="text/html"),
+        "fragment": lambda s: client.get(s.path.removeprefix("/api"), Accept="text/html", **{"HX-Request": "true"}),
+        "JSON": lambda s: client.get(s.path),
+    }
+    times = side_by_side(samples, contenders)
+    return compared(
+        "3. vehicle page HTML: GET /vehicles/<v>/categories/<c>", times, "page HTML", "JSON", PAGE_MAX_RATIO
+    )
+
+
+# --- running ------------------------------------------------------------------------------------------------------
+
+
+def build_fleet(app: Flask) -> None:
+    began = time.perf_counter()
+    store_golf(app)
+    copy_fleet(app, VEHICLES - 1)
+    with app.app_context():
+        vehicles, parts = (
+            db.session.scalar(sa.select(sa.func.count()).select_from(model)) for model in (Vehicle, Part)
+        )
+        db.session.remove()
+    print(f"fleet: {vehicles} vehicles, {parts:,} parts, built in {time.perf_counter() - began:.0f} s")
+
+
+def measure(app: Flask, served: Served, database_url: str, tally: LogTally) -> list[Result]:
+    rng = random.Random(7)  # the same samples every run
+    with app.app_context():
+        recorder = SqlRecorder(db.engine)
+    bare = BareSql(database_url)
+    try:
+        session = requests.Session()
+        session.cookies.update(served.signed_in_cookies())
+        wsgi = app.test_client()
+        for cookie in session.cookies:
+            wsgi.set_cookie(cookie.name, cookie.value or "")
+        client = Client(served, session, recorder, bare, wsgi)
+        details, searches = detail_samples(app, rng), search_samples(app, rng)
+        client.record(details)
+        client.record(searches)
+        tally.take()  # what the fleet's building logged belongs to none of the results
+        return [
+            printed(category_detail(client, details), tally),
+            printed(vehicle_search(client, searches), tally),
+            printed(page_html(client, details), tally),
+        ]
+    finally:
+        bare.close()
+
+
+def run(database_url: str, redis_url: str) -> list[Result]:
+    if sa.make_url(database_url).get_backend_name() != "postgresql":
+        raise BenchSetupError("the catalog benchmark runs on PostgreSQL: BENCH_DATABASE_URL must name one")
+    upstreams = Upstreams.start()
+    try:
+        with tempfile.TemporaryDirectory(prefix="bench-catalog-") as storage:
+            app = prepared_app({**bench_config(database_url, redis_url, upstreams), "STORAGE_DIR": storage})
+            tally = LogTally().install()  # before the fleet: the sandboxes' request lines are not printed
+            build_fleet(app)
+            served = Served.start(app, "bench-catalog")
+            try:
+                return measure(app, served, database_url, tally)
+            finally:
+                served.stop()
+                with app.app_context():
+                    db.engine.dispose()
+    finally:
+        upstreams.stop()
+
+
+def main() -> int:
+    try:
+        with fresh_database(DEFAULT_DATABASE_URL) as (database_url, database), fresh_redis() as (redis_url, store):
+            print(f"database: {database}\nredis:    {store}")
+            results = run(database_url, redis_url)
+    except BenchSetupError as error:
+        print(f"bench: {error}", file=sys.stderr)
+        return 2
+    failed = [result.name for result in results if not result.passed]
+    print(f"\n{len(results) - len(failed)} of {len(results)} targets met" + (": FAIL" if failed else ": PASS"))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
