@@ -49,6 +49,7 @@ BLUEPRINTS = [
     "app.admin.copy_logs:bp",
     "app.storage.views:bp",
     "app.demo.api:bp",
+    "app.demo.views:bp",
     "app.demo.cli:bp",
 ]
 

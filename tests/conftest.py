@@ -9,6 +9,7 @@ from __future__ import annotations
 import ipaddress
 import os
 import re
+import shutil
 import socket
 
 import pytest
@@ -69,7 +70,9 @@ def app(base_config):  # noqa: ANN001, ANN201
 
 @pytest.fixture(autouse=True)
 def _isolated(request, app):  # noqa: ANN001, ANN202
-    """Run each test inside one transaction that is rolled back, with an empty Redis database."""
+    """Run each test inside one transaction that is rolled back, with an empty Redis database and object storage."""
+    # Stored pictures are named by vehicle id, and ids repeat once the rows are rolled back: start with none.
+    shutil.rmtree(app.config["STORAGE_DIR"], ignore_errors=True)
     if "no_isolation" in request.keywords:
         yield
         return

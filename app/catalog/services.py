@@ -53,6 +53,15 @@ def prefetch_progress(vehicle: Vehicle) -> dict[str, Any]:
     return {**state, "percent": int(stored * 100 / known) if known else 0, "done": store.is_complete(state)}
 
 
+def stored_levels(vehicle: Vehicle, parent_ids: list[int]) -> dict[int | None, list[dict[str, Any]]]:
+    """The stored roots (under None) and the stored children of `parent_ids`, by parent, from one query: the page's
+    tree opened down to a category."""
+    levels: dict[int | None, list[dict[str, Any]]] = {}
+    for category in store.levels(vehicle.id, parent_ids):
+        levels.setdefault(category.parent_id, []).append(category_view(category))
+    return levels
+
+
 def fetch_roots(vehicle: Vehicle) -> bool:
     provider = provider_for(vehicle, current_app.config)
     if provider is None:

@@ -154,6 +154,14 @@ def roots(vehicle_id: int) -> list[Category]:
     return _categories(Category.vehicle_id == vehicle_id, Category.parent_id.is_(None))
 
 
+def levels(vehicle_id: int, parent_ids: list[int]) -> list[Category]:
+    """The vehicle's roots and the children of `parent_ids`, in tree order."""
+    under = Category.parent_id.is_(None)
+    if parent_ids:
+        under = sa.or_(under, Category.parent_id.in_(parent_ids))
+    return _categories(Category.vehicle_id == vehicle_id, under)
+
+
 def children(category_id: int) -> list[Category]:
     return _categories(Category.parent_id == category_id)
 

@@ -4,6 +4,10 @@ group's children, or a leaf's schema picture with its hotspots and its parts tab
 HTMX swaps the main area (`#catalog-main`) and opens tree branches one at a time; every URL is also a whole page, so
 deep links and refresh work, and the tree is then rendered opened down to the selected category. `/vehicles/<id>`
 itself belongs to vehicles_views, which hands it to `vehicle_page`.
+
+The public demo (app.demo.views) renders the same templates from its own stored reads: it shares the builders of what
+the main area and the tree show (the public functions below), and each page passes its own `links`
+(app.catalog.links).
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from flask_babel import gettext as _
 from flask_login import current_user
 
 from app.catalog import search, services
+from app.catalog.links import dealer_links
 from app.catalog.models import Category
 from app.core.errors import ApiError
 from app.core.htmx import vary_on_htmx, wants_fragment
@@ -40,9 +45,9 @@ def vehicle_page(vehicle_id: int) -> Response:
         return _refused(vehicle, error)
     query = request.args.get("q", "").strip()[:QUERY_MAX_LENGTH]
     if query and wants_fragment():
-        return _answer(vehicle, _search_main(vehicle, query))
+        return _answer(vehicle, search_main(vehicle, query))
     tree = _tree(vehicle)
-    main = _search_main(vehicle, query) if query else _overview_main(vehicle, tree)
+    main = search_main(vehicle, query) if query else overview_main(vehicle, tree)
     return _answer(vehicle, main, tree=tree)
 
 
@@ -56,10 +61,10 @@ def category(vehicle_id: int, category_id: int):
     except ApiError as error:
         return _refused(vehicle, error)
     detail = services.category_detail(vehicle, found)
-    main = _category_main(vehicle, detail, request.args.get("part", type=int))
+    main = category_main(vehicle, detail, request.args.get("part", type=int))
     if wants_fragment():
         return _answer(vehicle, main)
-    return _answer(vehicle, main, tree=_opened_tree(vehicle, found, detail))
+    return _answer(vehicle, main, tree=opened_tree(vehicle, found, detail))
 
 
 @bp.get("/categories/<int:category_id>/children")
@@ -72,14 +77,9 @@ def children(vehicle_id: int, category_id: int):
         found = services.category_in(vehicle, category_id)
     except ApiError as error:
         # The tree has no room for a refusal: it is shown in the main area instead.
-        return _retargeted(_error_main(error))
-    node = _node(services.category_view(found))
-    branch = services.children_of(vehicle, found)
-    if branch["loadError"]:
-        node["loadError"] = True  # left closed; opening it again tries again
-    else:
-        node["children"] = [_node(child) for child in branch["categories"]]
-    html = render_template("catalog/_tree_node.html", vehicle=vehicle, node=node, current=None)
+        return retargeted(error_main(error))
+    opened = opened_node(found, services.children_of(vehicle, found))
+    html = render_template("catalog/_tree_node.html", links=dealer_links(vehicle.id), node=opened, current=None)
     return vary_on_htmx(Response(html))
 
 
@@ -88,7 +88,7 @@ def children(vehicle_id: int, category_id: int):
 
 def _answer(vehicle: Vehicle, main: dict[str, Any], tree: dict[str, Any] | None = None, status: int = 200) -> Response:
     """The main area alone for HTMX (always 200: htmx swaps no error status), else the vehicle page around it."""
-    context = {"vehicle": vehicle, "main": main}
+    context = {"vehicle": vehicle, "main": main, "links": dealer_links(vehicle.id)}
     if wants_fragment():
         return vary_on_htmx(Response(render_template("catalog/_main_response.html", **context)))
     html = render_template("vehicles/vehicle.html", tree=tree, **context)
@@ -97,14 +97,15 @@ def _answer(vehicle: Vehicle, main: dict[str, Any], tree: dict[str, Any] | None 
 
 def _refused(vehicle: Vehicle, error: ApiError) -> Response:
     """A refusal (no plan for the brand, no such category) in the main area; the page keeps the vehicle's facts."""
-    main = _error_main(error)
+    main = error_main(error)
     if wants_fragment():
         return _answer(vehicle, main)
     tree = None if error.code in PLAN_LIMITED else _tree(vehicle)  # the tree is still the dealer's way on
     return _answer(vehicle, main, tree=tree, status=error.status)
 
 
-def _retargeted(main: dict[str, Any]) -> Response:
+def retargeted(main: dict[str, Any]) -> Response:
+    """The main area, answered to a request for another part of the page (a tree branch) that has to show it."""
     html = render_template("catalog/_main_response.html", vehicle=None, main=main)
     headers = {"HX-Retarget": "#catalog-main", "HX-Reswap": "outerHTML"}
     return vary_on_htmx(Response(html, headers=headers))
@@ -113,13 +114,13 @@ def _retargeted(main: dict[str, Any]) -> Response:
 # --- what the main area shows -------------------------------------------------------------------------------------
 
 
-def _overview_main(vehicle: Vehicle, tree: dict[str, Any]) -> dict[str, Any]:
+def overview_main(vehicle: Vehicle, tree: dict[str, Any]) -> dict[str, Any]:
     return {"kind": "overview", "title": vehicle.title, "children": tree["nodes"], "loadError": tree["loadError"]}
 
 
-def _category_main(vehicle: Vehicle, detail: dict[str, Any], selected_part: int | None = None) -> dict[str, Any]:
+def category_main(vehicle: Vehicle, detail: dict[str, Any], selected_part: int | None = None) -> dict[str, Any]:
     """`selected_part` (a search result followed to its leaf) is shown selected, with its hotspot."""
-    category = _node(detail["category"])
+    category = node(detail["category"])
     rows, anchors = _part_rows(detail["parts"])
     selected = next((row for row in rows if row["id"] == selected_part), None)
     return {
@@ -127,7 +128,7 @@ def _category_main(vehicle: Vehicle, detail: dict[str, Any], selected_part: int 
         "title": category["label"],
         "category": category,
         "ancestors": [_crumb(item) for item in detail["ancestors"]],
-        "children": [_node(child) for child in detail["children"]],
+        "children": [node(child) for child in detail["children"]],
         "parts": rows,
         "anchors": anchors,
         "showModelCodes": any(row["modelCodes"] for row in rows),
@@ -138,7 +139,7 @@ def _category_main(vehicle: Vehicle, detail: dict[str, Any], selected_part: int 
     }
 
 
-def _error_main(error: ApiError) -> dict[str, Any]:
+def error_main(error: ApiError) -> dict[str, Any]:
     return {
         "kind": "error",
         "title": _("Cannot be shown"),
@@ -147,19 +148,17 @@ def _error_main(error: ApiError) -> dict[str, Any]:
     }
 
 
-def _search_main(vehicle: Vehicle, raw_query: str) -> dict[str, Any]:
+def search_main(vehicle: Vehicle, raw_query: str) -> dict[str, Any]:
     """The catalog search's results: categories with their hit counts, parts with their breadcrumbs."""
     main: dict[str, Any] = {"kind": "search", "title": _("Search: %(query)s", query=raw_query), "query": raw_query}
     try:
         found = search.search(vehicle, search.parse_query(raw_query))
     except ApiError as error:
         return {**main, "message": error.message}
-    categories = [
-        {**_node(item), "trail": [_crumb(step) for step in item["ancestors"]]} for item in found["categories"]
-    ]
+    categories = [{**node(item), "trail": [_crumb(step) for step in item["ancestors"]]} for item in found["categories"]]
     parts = [
         {**part, "trail": [_crumb(step) for step in part["breadcrumb"]], "leafId": part["leaf"]["id"]}
-        for part in found["parts"]
+        for part in _with_copy_labels(found["parts"])
     ]
     return {**main, **found, "categories": categories, "parts": parts}
 
@@ -168,44 +167,64 @@ def _part_rows(parts: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], dict[
     """Part rows, the first row of each position carrying that position's anchor (what a hotspot links to)."""
     anchors: dict[str, str] = {}
     rows = []
-    for part in parts:
+    for part in _with_copy_labels(parts):
         position = part["position"]
-        anchor = None
         if position and position not in anchors:
-            anchor = anchors[position] = f"pos-{len(anchors) + 1}"
-        rows.append({**part, "anchor": anchor})
+            part["anchor"] = anchors[position] = f"pos-{len(anchors) + 1}"
+        rows.append(part)
     return rows, anchors
+
+
+def _with_copy_labels(parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each part row (a copy) with the name of its copy button, from one translation for the whole table: looking it
+    up again for each of a hundred rows was a tenth of the page's rendering."""
+    pattern = _("Copy OEM code %(code)s", code="%(code)s")
+    return [{**part, "anchor": None, "copyLabel": pattern % {"code": part["oemCode"]}} for part in parts]
 
 
 # --- the tree -----------------------------------------------------------------------------------------------------
 
 
 def _tree(vehicle: Vehicle) -> dict[str, Any]:
-    """The root groups, every branch closed."""
-    roots = services.tree(vehicle)
-    return {"nodes": [_node(root) for root in roots["categories"]], "loadError": roots["loadError"], "current": None}
+    return tree_view(services.tree(vehicle))
 
 
-def _opened_tree(vehicle: Vehicle, selected: Category, detail: dict[str, Any]) -> dict[str, Any]:
-    """The roots, opened along the selected category's ancestors (and the category itself when it is a group)."""
-    tree = _tree(vehicle)
+def tree_view(roots: dict[str, Any]) -> dict[str, Any]:
+    """The root groups (`{"categories", "loadError"}` as the services give them), every branch closed."""
+    return {"nodes": [node(root) for root in roots["categories"]], "loadError": roots["loadError"], "current": None}
+
+
+def opened_tree(vehicle: Vehicle, selected: Category, detail: dict[str, Any]) -> dict[str, Any]:
+    """The roots, opened along the selected category's ancestors (and the category itself when it is a group), from
+    stored rows only: a stored category's ancestors and their children are stored."""
+    ancestor_ids = [ancestor["id"] for ancestor in detail["ancestors"]]
+    levels = services.stored_levels(vehicle, ancestor_ids)
+    tree = tree_view({"categories": levels.get(None, []), "loadError": False})
     level = tree["nodes"]
-    for ancestor in detail["ancestors"]:
-        node = next((item for item in level if item["id"] == ancestor["id"]), None)
-        if node is None:
+    for ancestor_id in ancestor_ids:
+        opened = next((item for item in level if item["id"] == ancestor_id), None)
+        if opened is None:
             break
-        # Ancestors' children are stored (the selected category is one of them): a read, not an upstream call.
-        branch = services.children_of(vehicle, services.category_in(vehicle, ancestor["id"]))
-        node["children"] = [_node(child) for child in branch["categories"]]
-        level = node["children"]
+        opened["children"] = [node(child) for child in levels.get(ancestor_id, [])]
+        level = opened["children"]
     else:
-        node = next((item for item in level if item["id"] == selected.id), None)
-        if node is not None and not selected.is_leaf and detail["children"]:
-            node["children"] = [_node(child) for child in detail["children"]]
+        opened = next((item for item in level if item["id"] == selected.id), None)
+        if opened is not None and not selected.is_leaf and detail["children"]:
+            opened["children"] = [node(child) for child in detail["children"]]
     return {**tree, "current": selected.id}
 
 
-def _node(view: dict[str, Any]) -> dict[str, Any]:
+def opened_node(category: Category, branch: dict[str, Any]) -> dict[str, Any]:
+    """A group's tree node opened on `branch` (its children); a branch that failed to load stays closed, marked."""
+    opened = node(services.category_view(category))
+    if branch["loadError"]:
+        opened["loadError"] = True  # left closed; opening it again tries again
+    else:
+        opened["children"] = [node(child) for child in branch["categories"]]
+    return opened
+
+
+def node(view: dict[str, Any]) -> dict[str, Any]:
     """A category as the templates show it: the name without its {NNN-NNN} code (shown apart), children unknown."""
     return {**view, "label": _label(view), "children": None, "loadError": False}
 

@@ -93,6 +93,9 @@
 
   // --- copying OEM codes ------------------------------------------------------------------------------------------
 
+  // A copy goes to the clipboard, and to the copy log when the button names one (data-copy-log): the public demo's
+  // buttons have none, so there a copy stays in the visitor's browser.
+
   async function toClipboard(text, button) {
     if (navigator.clipboard && window.isSecureContext) {
       try {

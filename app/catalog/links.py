@@ -1,0 +1,74 @@
+"""Where the catalog's templates (templates/catalog/) link to: one object in the template context, so the signed-in
+vehicle page and the public demo render the same templates, each with its own URLs."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask import url_for
+
+ID_SLOT = 987654321  # the stand-in id of a URL pattern
+
+
+@dataclass(frozen=True)
+class CatalogLinks:
+    """The catalog's URLs, built from endpoint names: the page (the root groups, or the results of `?q=`), a category
+    (optionally with one of its parts selected) and a tree branch; the OEM copy log and the call to register are None
+    on a page without them, and the templates then leave them out."""
+
+    page_endpoint: str
+    category_endpoint: str
+    children_endpoint: str
+    copy_log_endpoint: str | None = None
+    register_endpoint: str | None = None
+    values: Mapping[str, Any] = field(default_factory=dict)  # what every endpoint above takes (the vehicle's id)
+    # URL patterns built once per links object: a parts table links a hundred rows, and url_for is the costly part.
+    _patterns: dict[str, str] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def home(self, query: str | None = None) -> str:
+        """The page with the root groups, or with the results of searching `query`."""
+        return url_for(self.page_endpoint, q=query or None, **self.values)
+
+    def category(self, category_id: int, part: int | None = None) -> str:
+        if part is not None:
+            return url_for(self.category_endpoint, category_id=category_id, part=part, **self.values)
+        return self._url(self.category_endpoint, "category_id", category_id)
+
+    def children(self, category_id: int) -> str:
+        return self._url(self.children_endpoint, "category_id", category_id)
+
+    def copy_log(self, part_id: int) -> str | None:
+        if self.copy_log_endpoint is None:
+            return None
+        return self._url(self.copy_log_endpoint, "part_id", part_id)
+
+    def _url(self, endpoint: str, name: str, value: int) -> str:
+        """url_for(endpoint, name=value): built once with a stand-in id, then only the id is put in."""
+        pattern = self._patterns.get(endpoint)
+        if pattern is None:
+            built = url_for(endpoint, **{name: ID_SLOT}, **self.values)
+            # Never expected, but a stand-in seen twice (a vehicle with that very id) could not be told apart.
+            pattern = self._patterns[endpoint] = built if built.count(str(ID_SLOT)) == 1 else ""
+        if not pattern:
+            return url_for(endpoint, **{name: value}, **self.values)
+        return pattern.replace(str(ID_SLOT), str(int(value)))
+
+    def register(self, placement: str) -> str | None:
+        """The call to register at `placement` (banner, footer, category_footer), on a page that has one."""
+        if self.register_endpoint is None:
+            return None
+        return url_for(self.register_endpoint, placement=placement)
+
+
+def dealer_links(vehicle_id: int) -> CatalogLinks:
+    """The signed-in vehicle page's links: its own URLs and the copy log (one object per request: the patterns it
+    builds are the request's URLs)."""
+    return CatalogLinks(
+        page_endpoint="vehicles_views.vehicle",
+        category_endpoint="catalog_views.category",
+        children_endpoint="catalog_views.children",
+        copy_log_endpoint="catalog_copies_api.copy",
+        values={"vehicle_id": vehicle_id},
+    )
