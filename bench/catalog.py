@@ -35,10 +35,10 @@ from bench.stack import (
     LogTally,
     Served,
     bench_config,
-    fresh_database,
-    fresh_redis,
     prepared_app,
     printed,
+    run_benchmarks,
+    shut_down,
 )
 from tests.support.upstreams import Upstreams
 
@@ -377,25 +377,10 @@ def run(database_url: str, redis_url: str) -> list[Result]:
             try:
                 return measure(app, served, database_url, tally)
             finally:
-                served.stop()
-                with app.app_context():
-                    db.engine.dispose()
+                shut_down(served, app)
     finally:
         upstreams.stop()
 
 
-def main() -> int:
-    try:
-        with fresh_database(DEFAULT_DATABASE_URL) as (database_url, database), fresh_redis() as (redis_url, store):
-            print(f"database: {database}\nredis:    {store}")
-            results = run(database_url, redis_url)
-    except BenchSetupError as error:
-        print(f"bench: {error}", file=sys.stderr)
-        return 2
-    failed = [result.name for result in results if not result.passed]
-    print(f"\n{len(results) - len(failed)} of {len(results)} targets met" + (": FAIL" if failed else ": PASS"))
-    return 1 if failed else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_benchmarks(run, DEFAULT_DATABASE_URL))

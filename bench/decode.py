@@ -15,23 +15,21 @@ from collections.abc import Callable
 import requests
 from flask import Flask, Response, jsonify
 
-from app.extensions import db
 from app.sources.sandbox.catalog import VIN_CLIO, VIN_GOLF
 from app.vehicles.sources import catalog_sources
 from bench.measure import Batch, Result, Send, timed_requests
 from bench.stack import (
     DECODE_PATH,
     Bench,
-    BenchSetupError,
     LogTally,
     Served,
     ShellRoute,
     bench_config,
-    fresh_database,
-    fresh_redis,
     prepared_app,
     printed,
+    run_benchmarks,
     settle,
+    shut_down,
 )
 from tests.support.upstreams import Upstreams
 
@@ -237,25 +235,10 @@ def run(database_url: str, redis_url: str) -> list[Result]:
             return [printed(benchmark(bench), tally) for benchmark in BENCHMARKS]
         finally:
             settle()
-            served.stop()
-            with app.app_context():
-                db.engine.dispose()
+            shut_down(served, app)
     finally:
         upstreams.stop()
 
 
-def main() -> int:
-    try:
-        with fresh_database() as (database_url, database), fresh_redis() as (redis_url, store):
-            print(f"database: {database}\nredis:    {store}")
-            results = run(database_url, redis_url)
-    except BenchSetupError as error:
-        print(f"bench: {error}", file=sys.stderr)
-        return 2
-    failed = [result.name for result in results if not result.passed]
-    print(f"\n{len(results) - len(failed)} of {len(results)} targets met" + (": FAIL" if failed else ": PASS"))
-    return 1 if failed else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_benchmarks(run))

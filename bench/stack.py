@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -135,6 +136,28 @@ class LogTally(logging.Handler):
         root.setLevel(logging.WARNING)
         logging.getLogger("werkzeug").setLevel(logging.WARNING)  # the sandboxes' request lines
         return self
+
+
+def run_benchmarks(run: Callable[[str, str], list[Result]], default_database_url: str = "") -> int:
+    """Run a benchmark module's `run(database_url, redis_url)` on a fresh database and Redis and print the verdict:
+    the exit code is 0 when every target is met, 1 when one is missed, 2 when the database or Redis is not fresh."""
+    try:
+        with fresh_database(default_database_url) as (database_url, database), fresh_redis() as (redis_url, store):
+            print(f"database: {database}\nredis:    {store}")
+            results = run(database_url, redis_url)
+    except BenchSetupError as error:
+        print(f"bench: {error}", file=sys.stderr)
+        return 2
+    failed = [result.name for result in results if not result.passed]
+    print(f"\n{len(results) - len(failed)} of {len(results)} targets met" + (": FAIL" if failed else ": PASS"))
+    return 1 if failed else 0
+
+
+def shut_down(served: Served, app: Flask) -> None:
+    """Stop serving the app and close its database connections (the run's database is dropped next)."""
+    served.stop()
+    with app.app_context():
+        db.engine.dispose()
 
 
 def printed(result: Result, tally: LogTally) -> Result:

@@ -9,6 +9,7 @@ import pytest
 
 from app.catalog import services as catalog
 from app.catalog import store
+from app.catalog.models import Category
 from app.catalog.providers import Node, PartLine, provider_for
 from app.demo import seed
 from app.extensions import db
@@ -94,3 +95,15 @@ def turkish_catalog(app, monkeypatch):  # noqa: ANN001, ANN201
     db.session.commit()
     monkeypatch.setitem(app.config, "DEMO_VEHICLE_ID", vehicle.id)
     return TurkishCatalog(vehicle.id, root.id, leaf.id)
+
+
+@pytest.fixture
+def other_vehicles_category(app) -> int:  # noqa: ANN001
+    """A category of another stored vehicle: what the demo's id guard must refuse."""
+    other = Vehicle(vin="WBA8E9G50GNU00004", brand_name="BMW", model="3 Serisi", source="portal")
+    db.session.add(other)
+    db.session.flush()
+    category = Category(vehicle_id=other.id, source="portal", external_id="1", name="Motor")
+    db.session.add(category)
+    db.session.commit()
+    return category.id

@@ -8,7 +8,6 @@ from app.catalog import store
 from app.catalog.models import Category
 from app.extensions import db
 from app.sources.sandbox.catalog import VIN_GOLF
-from app.vehicles.models import Vehicle
 from tests.demo.conftest import upstream_calls
 
 EN = {"Accept-Language": "en"}
@@ -99,17 +98,6 @@ def test_no_endpoint_ever_calls_an_upstream_even_for_a_category_not_stored(clien
 
 
 # --- the id guard -------------------------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def other_vehicles_category(app) -> int:  # noqa: ANN001
-    other = Vehicle(vin="WBA8E9G50GNU00004", brand_name="BMW", model="3 Serisi", source="portal")
-    db.session.add(other)
-    db.session.flush()
-    category = Category(vehicle_id=other.id, source="portal", external_id="1", name="Motor")
-    db.session.add(category)
-    db.session.commit()
-    return category.id
 
 
 @pytest.fixture

@@ -11,7 +11,6 @@ from app.catalog import store
 from app.catalog.models import Category, Part
 from app.extensions import db
 from app.sources.sandbox.catalog import VIN_GOLF
-from app.vehicles.models import Vehicle
 from tests.catalog.test_pages import fragment, main_area, page, text_of, tree_area
 from tests.demo.conftest import upstream_calls
 
@@ -116,17 +115,6 @@ def test_a_reference_links_to_its_picture_or_else_to_the_demo_search(client, tur
 
 
 # --- the id guard and stored rows only ------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def other_vehicles_category(app) -> int:  # noqa: ANN001
-    other = Vehicle(vin="WBA8E9G50GNU00004", brand_name="BMW", model="3 Serisi", source="portal")
-    db.session.add(other)
-    db.session.flush()
-    category = Category(vehicle_id=other.id, source="portal", external_id="1", name="Motor")
-    db.session.add(category)
-    db.session.commit()
-    return category.id
 
 
 MESSAGE = "Bu araç için böyle bir kategori bulunamadı."
