@@ -169,9 +169,10 @@ def _part_rows(parts: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], dict[
     rows = []
     for part in _with_copy_labels(parts):
         position = part["position"]
+        anchor = None
         if position and position not in anchors:
-            part["anchor"] = anchors[position] = f"pos-{len(anchors) + 1}"
-        rows.append(part)
+            anchor = anchors[position] = f"pos-{len(anchors) + 1}"
+        rows.append({**part, "anchor": anchor})
     return rows, anchors
 
 
@@ -179,7 +180,7 @@ def _with_copy_labels(parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Each part row (a copy) with the name of its copy button, from one translation for the whole table: looking it
     up again for each of a hundred rows was a tenth of the page's rendering."""
     pattern = _("Copy OEM code %(code)s", code="%(code)s")
-    return [{**part, "anchor": None, "copyLabel": pattern % {"code": part["oemCode"]}} for part in parts]
+    return [{**part, "copyLabel": pattern % {"code": part["oemCode"]}} for part in parts]
 
 
 # --- the tree -----------------------------------------------------------------------------------------------------

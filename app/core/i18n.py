@@ -57,11 +57,10 @@ def request_translations() -> NullTranslations:
     callables look them up again for every string, which was a tenth of a parts table's rendering. Kept beside the
     locale they belong to, so `force_locale` and `refresh` still switch them."""
     context = g.get("_flask_babel") if g else None
-    locale = getattr(context, "babel_locale", None)
     cached = getattr(context, "request_translations", None)
-    if cached is not None and locale is not None and cached[0] is locale:
+    if cached is not None and cached[0] is getattr(context, "babel_locale", None):
         return cached[1]
-    translations = get_translations()
+    translations = get_translations()  # sets the locale on the request's Flask-Babel context, making one if need be
     context = g.get("_flask_babel") if g else None
     if context is not None and getattr(context, "babel_locale", None) is not None:
         context.request_translations = (context.babel_locale, translations)
