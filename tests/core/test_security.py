@@ -6,14 +6,7 @@ import pytest
 
 from app.core.security import THEME_SCRIPT, script_hash
 from tests.conftest import csrf_token_from
-
-
-def _csp(response) -> dict[str, list[str]]:
-    directives = {}
-    for part in response.headers["Content-Security-Policy"].split(";"):
-        name, *values = part.split()
-        directives[name] = values
-    return directives
+from tests.support.csp import csp_directives
 
 
 def test_csp_allows_configured_hosts_in_their_directives(make_app):
@@ -25,7 +18,7 @@ def test_csp_allows_configured_hosts_in_their_directives(make_app):
         CAPTCHA_HOST="https://captcha.test",
         ERROR_TRACKING_HOST="https://o1.ingest.errors.test",
     )
-    csp = _csp(app.test_client().get("/"))
+    csp = csp_directives(app.test_client().get("/"))
 
     assert csp["default-src"] == ["'self'"]
     assert csp["img-src"] == ["'self'", "data:", "https://cdn.parcabul.test"]
@@ -46,7 +39,7 @@ def test_csp_allows_configured_hosts_in_their_directives(make_app):
 
 
 def test_csp_without_third_parties_allows_only_this_site(client):
-    csp = _csp(client.get("/"))
+    csp = csp_directives(client.get("/"))
 
     assert csp["script-src"] == ["'self'", script_hash(THEME_SCRIPT)]
     assert csp["connect-src"] == ["'self'"]

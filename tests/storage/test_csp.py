@@ -4,18 +4,11 @@ import pytest
 
 from app.core.security import content_security_policy
 from app.storage import storage_for
-
-
-def _csp(response) -> dict[str, list[str]]:
-    directives = {}
-    for part in response.headers["Content-Security-Policy"].split(";"):
-        name, *values = part.split()
-        directives[name] = values
-    return directives
+from tests.support.csp import csp_directives
 
 
 def test_local_pictures_are_site_relative_and_allowed_by_self(local_app):
-    csp = _csp(local_app.test_client().get("/"))
+    csp = csp_directives(local_app.test_client().get("/"))
 
     assert storage_for(local_app).url("schemas/1/a.png") == "/storage/schemas/1/a.png"
     assert csp["img-src"] == ["'self'", "data:"]
@@ -34,7 +27,7 @@ def test_local_pictures_are_site_relative_and_allowed_by_self(local_app):
 def test_an_absolute_storage_url_is_allowed_by_its_origin(make_app, tmp_path, storage_url, origin):
     # A CSP source with a path matches only that path, so the bucket path must not be what is listed.
     app = make_app(STORAGE_URL=storage_url, STORAGE_DIR=str(tmp_path))
-    csp = _csp(app.test_client().get("/"))
+    csp = csp_directives(app.test_client().get("/"))
 
     assert storage_for(app).url("schemas/1/a.png") == storage_url.rstrip("/") + "/schemas/1/a.png"
     assert csp["img-src"] == ["'self'", "data:", origin]
@@ -44,7 +37,7 @@ def test_an_absolute_storage_url_is_allowed_by_its_origin(make_app, tmp_path, st
 
 def test_an_s3_storage_url_is_allowed(make_app, tmp_path):
     app = make_app(STORAGE_BACKEND="s3", S3_BUCKET="b", STORAGE_URL="https://b.s3.eu-central-1.amazonaws.test")
-    csp = _csp(app.test_client().get("/"))
+    csp = csp_directives(app.test_client().get("/"))
 
     assert "https://b.s3.eu-central-1.amazonaws.test" in csp["img-src"]
     assert "https://b.s3.eu-central-1.amazonaws.test" in csp["connect-src"]
