@@ -3,15 +3,18 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 HTMX := app/static/vendor/htmx.min.js
+# Swagger UI for /api/docs: the bundle and its stylesheet.
+SWAGGER_UI := app/static/vendor/swagger-ui/swagger-ui-bundle.js
+ASSETS := $(HTMX) $(SWAGGER_UI)
 CATALOGS := $(wildcard translations/*/LC_MESSAGES/messages.po)
 COMPILED := $(CATALOGS:.po=.mo)
 
 .PHONY: run test lint format translations assets worker scheduler bench bench-catalog clean
 
-run: $(VENV)/.runtime $(HTMX) $(COMPILED)
+run: $(VENV)/.runtime $(ASSETS) $(COMPILED)
 	$(BIN)/python -m app.core.launcher
 
-test: $(VENV)/.dev $(HTMX) $(COMPILED)
+test: $(VENV)/.dev $(ASSETS) $(COMPILED)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: $(VENV)/.dev
@@ -34,7 +37,7 @@ bench-catalog: $(VENV)/.dev $(COMPILED)
 
 translations: $(COMPILED)
 
-assets: $(HTMX)
+assets: $(ASSETS)
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -48,10 +51,17 @@ $(VENV)/.dev: requirements.txt requirements-dev.txt | $(BIN)/python
 	$(BIN)/pip install -q -r requirements-dev.txt
 	touch $(VENV)/.runtime $@
 
+# SCARF_ANALYTICS=false: swagger-ui-dist's dependency must not report the install anywhere.
 $(HTMX): package.json package-lock.json
-	npm ci --no-audit --no-fund --loglevel=error
+	SCARF_ANALYTICS=false npm ci --no-audit --no-fund --loglevel=error
 	mkdir -p $(dir $@)
 	cp node_modules/htmx.org/dist/htmx.min.js $@
+
+$(SWAGGER_UI): $(HTMX)
+	test -d node_modules/swagger-ui-dist || SCARF_ANALYTICS=false npm ci --no-audit --no-fund --loglevel=error
+	mkdir -p $(dir $@)
+	cp node_modules/swagger-ui-dist/swagger-ui.css $(dir $@)
+	cp node_modules/swagger-ui-dist/swagger-ui-bundle.js $@
 
 translations/%/LC_MESSAGES/messages.mo: translations/%/LC_MESSAGES/messages.po | $(VENV)/.runtime
 	$(BIN)/pybabel compile -d translations -l $* --statistics

@@ -1,31 +1,149 @@
-"""Background processes: `python worker.py` runs an RQ worker, `python worker.py scheduler` the periodic schedule."""
+"""Background processes: `python worker.py` runs an RQ worker, `python worker.py scheduler` the periodic schedule.
+
+Both outlive a Redis outage: they wait for Redis with backoff and carry on (app.core.reconnect), and every worker
+process beats every few seconds so /api/health knows within seconds whether one runs (app.core.worker_beat).
+"""
 
 from __future__ import annotations
 
+import logging
 import os
+import signal
 import sys
+import time
+from collections.abc import Callable
+from contextlib import suppress
 
+import redis
 from dotenv import load_dotenv
+from rq import Worker
+from rq.exceptions import StopRequested
+from rq_scheduler import Scheduler
 
 from app.core.jobs import Periodic
+from app.core.reconnect import STOP, Backoff, keep_running
 
 # Cron times are UTC. Each domain adds its periodic jobs here; their functions live in the domain's tasks.py.
 SCHEDULE = [
     Periodic(job_id="heartbeat", cron="* * * * *", func="app.core.tasks.heartbeat"),
 ]
 
+log = logging.getLogger("worker")
+
+# How long a work horse keeps trying to record its job's outcome in a Redis that went away as the job ended.
+RECORD_WAIT_SECONDS = 60.0
+
+
+class ReconnectingWorker(Worker):
+    """An RQ worker whose stop request ends keep_running too, and which signs off quietly when Redis is gone."""
+
+    # RQ retries a lost connection while waiting for jobs itself; wait no longer than keep_running would.
+    max_connection_wait_time = Backoff.cap
+
+    def request_stop(self, signum, frame):  # noqa: ANN001, ANN201
+        STOP.set()
+        try:
+            super().request_stop(signum, frame)
+        except redis.RedisError:  # a busy worker records the request in Redis: gone, so stop now
+            raise StopRequested() from None
+
+    def monitor_work_horse(self, job, queue, execution) -> None:  # noqa: ANN001
+        try:
+            super().monitor_work_horse(job, queue, execution)
+        except redis.RedisError:
+            if self.horse_pid:
+                self.wait_for_horse()  # let the job finish (it records itself) rather than leave its process behind
+            raise
+
+    # These two run in the work horse as its job ends: a Redis that blinked then must not lose the job's outcome.
+    def _finalize_success(self, job, queue, execution, return_value) -> None:  # noqa: ANN001
+        finalize = super()._finalize_success
+        record_when_redis_returns(f"job {job.id}", lambda: finalize(job, queue, execution, return_value))
+
+    def _finalize_failure(self, job, queue, execution, exc_info) -> None:  # noqa: ANN001
+        finalize = super()._finalize_failure
+        record_when_redis_returns(f"job {job.id}", lambda: finalize(job, queue, execution, exc_info))
+
+    def teardown(self) -> None:
+        try:
+            super().teardown()
+        except redis.RedisError as error:
+            log.warning("worker %s: could not sign off in Redis (%s)", self.name, error)
+            if self.pubsub_thread is not None:
+                self.pubsub_thread.stop()
+
+
+def record_when_redis_returns(what: str, record: Callable[[], None]) -> None:
+    """Call `record`, again with backoff while Redis does not answer, for up to RECORD_WAIT_SECONDS; then give up
+    (RQ's clean-up then treats the job as abandoned and retries it if it has retries left)."""
+    backoff, deadline = Backoff(first=0.2, cap=2.0), time.monotonic() + RECORD_WAIT_SECONDS
+    while True:
+        try:
+            return record()
+        except redis.RedisError as error:
+            if time.monotonic() > deadline:
+                raise
+            delay = backoff.next_delay()
+            log.warning("%s: outcome not recorded (%s); trying again in %.1f s", what, error, delay)
+            time.sleep(delay)
+
+
+class ReconnectingScheduler(Scheduler):
+    """rq-scheduler that registers its schedule again when Redis lost it, and whose stop ends keep_running too."""
+
+    def __init__(self, *args, schedule: list[Periodic], **kwargs) -> None:  # noqa: ANN002, ANN003
+        super().__init__(*args, **kwargs)
+        self.schedule = schedule
+
+    def enqueue_jobs(self):  # noqa: ANN201
+        if self._schedule_lost():
+            log.warning("scheduler: the schedule is gone from Redis (a new or emptied Redis); registering it again")
+            register_schedule(self, self.schedule)
+        return super().enqueue_jobs()
+
+    def _schedule_lost(self) -> bool:
+        job_ids = [entry.job_id for entry in self.schedule]
+        return bool(job_ids) and None in self.connection.zmscore(self.scheduled_jobs_key, job_ids)
+
+    def _install_signal_handlers(self) -> None:
+        def stop(_signum, _frame):  # noqa: ANN001, ANN202
+            STOP.set()
+            with suppress(redis.RedisError):
+                self.register_death()
+                self.remove_lock()
+            raise SystemExit()
+
+        signal.signal(signal.SIGINT, stop)
+        signal.signal(signal.SIGTERM, stop)
+
 
 def run_worker(app, burst: bool = False) -> bool:  # noqa: ANN001
     """Drain every queue in priority order; jobs run in a forked work horse inside this app's context."""
-    from rq import Worker
-
-    from app.extensions import db, queues, redis_store
+    from app.core.redis_store import make_client
+    from app.core.worker_beat import WorkerBeat
+    from app.extensions import db, redis_store
 
     with app.app_context():
         # A forked work horse must not reuse the parent's database connections.
         os.register_at_fork(after_in_child=lambda: db.engine.dispose(close=False))
-        worker = Worker(queues.all(), connection=redis_store.client)
-        return worker.work(burst=burst, with_scheduler=True)
+        if burst:
+            return _work(burst=True)
+        config = app.config
+        beat_client = make_client(config["REDIS_URL"], config["REDIS_CONNECT_TIMEOUT"], config["REDIS_SOCKET_TIMEOUT"])
+        beat = WorkerBeat(lambda: beat_client).start()
+        try:
+            keep_running("worker", _work, redis_store.client)
+        finally:
+            beat.stop()
+        return True
+
+
+def _work(burst: bool = False) -> bool:
+    from app.extensions import queues, redis_store
+
+    # Maintenance also restarts RQ's own scheduler (retries, delayed jobs) if an outage ended it: every minute, not 10.
+    worker = ReconnectingWorker(queues.all(), connection=redis_store.client, maintenance_interval=60)
+    return worker.work(burst=burst, with_scheduler=True)
 
 
 def register_schedule(scheduler, schedule: list[Periodic]) -> None:  # noqa: ANN001
@@ -45,15 +163,23 @@ def register_schedule(scheduler, schedule: list[Periodic]) -> None:  # noqa: ANN
         )
 
 
-def run_scheduler(app, interval: float = 10.0) -> None:  # noqa: ANN001
-    from rq_scheduler import Scheduler
+def run_scheduler(app, interval: float | None = None) -> None:  # noqa: ANN001
+    """Enqueue the periodic jobs when due, every `interval` seconds (SCHEDULER_INTERVAL_SECONDS), through outages."""
+    from app.extensions import redis_store
 
+    interval = interval or app.config["SCHEDULER_INTERVAL_SECONDS"]
+    with app.app_context():
+        keep_running("scheduler", lambda: _schedule(interval), redis_store.client)
+
+
+def _schedule(interval: float) -> None:
     from app.extensions import queues, redis_store
 
-    with app.app_context():
-        scheduler = Scheduler(queue=queues.get("default"), connection=redis_store.client, interval=interval)
-        register_schedule(scheduler, SCHEDULE)
-        scheduler.run()
+    scheduler = ReconnectingScheduler(
+        queue=queues.get("default"), connection=redis_store.client, interval=interval, schedule=SCHEDULE
+    )
+    register_schedule(scheduler, SCHEDULE)
+    scheduler.run()
 
 
 def main(argv: list[str]) -> int:

@@ -16,9 +16,11 @@ from app.config import INSTANCE_DIR, PROJECT_ROOT
 from app.core.db import commit_per_request, tune_sqlite
 from app.core.errors import register_error_handlers
 from app.core.i18n import init_i18n
+from app.core.request_id import RequestIdMiddleware
 from app.core.security import init_form_csrf, init_security_headers
 from app.core.seed import register_seed_command
 from app.core.translate_cli import register_translate_commands
+from app.core.validation import init_input_checks
 from app.extensions import db, limiter, migrate, redis_store
 from app.sources.cli import register_sources_commands
 
@@ -26,6 +28,7 @@ from app.sources.cli import register_sources_commands
 BLUEPRINTS = [
     "app.site.views:bp",
     "app.site.api:bp",
+    "app.site.api_docs:bp",
     "app.auth.api:bp",
     "app.auth.views:bp",
     "app.accounts.api:bp",
@@ -51,6 +54,12 @@ BLUEPRINTS = [
     "app.demo.api:bp",
     "app.demo.views:bp",
     "app.demo.cli:bp",
+]
+
+# Each domain's module registering the stand-ins `make run` starts for unset outside services (app.core.sandboxes).
+LOCAL_SERVICES = [
+    "app.sources.sandbox.local",
+    "app.billing.local_sandbox",
 ]
 
 MODEL_MODULES = [
@@ -86,6 +95,8 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
         count = app.config["PROXY_COUNT"]
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=count, x_proto=count, x_host=count)
 
+    app.wsgi_app = RequestIdMiddleware(app.wsgi_app)  # every request gets an id for the logs (X-Request-ID)
+
     _init_extensions(app)
     _register_blueprints(app)
     register_error_handlers(app)
@@ -99,13 +110,13 @@ def _init_extensions(app: Flask) -> None:
     _import_models()
     db.init_app(app)
     with app.app_context():
-        tune_sqlite(db.engine)
+        tune_sqlite(db.engine, app.config["SQLITE_BUSY_TIMEOUT_MS"])
     commit_per_request(app, db)
+    init_input_checks(app)  # before the form-token check and the limiter read any input
     migrate.init_app(app, db, directory=str(PROJECT_ROOT / "migrations"), render_as_batch=True)
     init_form_csrf(app)
     init_i18n(app)
-    redis_store.init_app(app)
-    app.config.setdefault("RATELIMIT_STORAGE_URI", app.config["REDIS_URL"])
+    redis_store.init_app(app)  # also points the limiter's storage at the same Redis (RATELIMIT_STORAGE_URI)
     limiter.init_app(app)
     init_security_headers(app)
     init_auth(app)

@@ -10,6 +10,8 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 INSTANCE_DIR = PROJECT_ROOT / "instance"
 # The sandbox catapi's full-size VW Golf (app.sources.sandbox.catalog.VIN_GOLF): the demo vehicle `make run` seeds.
 DEMO_SANDBOX_VIN = "WVWZZZAUZHW100001"
+# NHTSA's public VIN decoder, the vin_api source's default.
+VPIC_PUBLIC_URL = "https://vpic.nhtsa.dot.gov/api"
 
 
 def _flag(value: str | None, default: bool = False) -> bool:
@@ -75,7 +77,12 @@ def from_env(environ: os._Environ[str] | dict[str, str] | None = None) -> dict:
     return {
         "SECRET_KEY": env.get("SECRET_KEY") or _instance_secret("secret_key"),
         "SQLALCHEMY_DATABASE_URI": _database_url(env.get("DATABASE_URL")),
+        "SQLITE_BUSY_TIMEOUT_MS": int(env.get("SQLITE_BUSY_TIMEOUT_MS", "15000")),
         "REDIS_URL": env.get("REDIS_URL", ""),
+        # A dead Redis must fail a command in about this long, not hang the request (see app/core/redis_store.py).
+        "REDIS_CONNECT_TIMEOUT": float(env.get("REDIS_CONNECT_TIMEOUT", "1") or 1),
+        "REDIS_SOCKET_TIMEOUT": float(env.get("REDIS_SOCKET_TIMEOUT", "2") or 2),
+        "SCHEDULER_INTERVAL_SECONDS": float(env.get("SCHEDULER_INTERVAL_SECONDS", "10") or 10),
         "BABEL_DEFAULT_LOCALE": "tr",
         "BABEL_DEFAULT_TIMEZONE": "Europe/Istanbul",
         "LANGUAGES": ["tr", "en"],
@@ -93,6 +100,8 @@ def from_env(environ: os._Environ[str] | dict[str, str] | None = None) -> dict:
         "RATELIMIT_DEFAULT": env.get("RATELIMIT_DEFAULT", "300 per minute"),
         "RATELIMIT_HEADERS_ENABLED": True,
         "RATELIMIT_ENABLED": _flag(env.get("RATELIMIT_ENABLED"), default=True),
+        # While Redis is down, limits keep counting in each process's memory (checked again for Redis every few s).
+        "RATELIMIT_IN_MEMORY_FALLBACK_ENABLED": True,
         "LOG_LEVEL": env.get("LOG_LEVEL", "INFO").upper(),
         "PROXY_COUNT": int(env.get("PROXY_COUNT", "0") or 0),
         "BASE_URL": (env.get("BASE_URL") or f"http://{env.get('HOST', '127.0.0.1')}:{env.get('PORT', '5000')}").rstrip(
@@ -138,10 +147,13 @@ def from_env(environ: os._Environ[str] | dict[str, str] | None = None) -> dict:
         "SCRAPE_DUMP_DIR": env.get("SCRAPE_DUMP_DIR", ""),
         "SCRAPE_CHROMIUM_PATH": env.get("SCRAPE_CHROMIUM_PATH", "/usr/bin/chromium"),
         "SCRAPE_CHROMEDRIVER_PATH": env.get("SCRAPE_CHROMEDRIVER_PATH", "/usr/bin/chromedriver"),
-        "VPIC_BASE_URL": env.get("VPIC_BASE_URL", "https://vpic.nhtsa.dot.gov/api"),
+        "VPIC_BASE_URL": env.get("VPIC_BASE_URL", VPIC_PUBLIC_URL),
         "VPIC_TIMEOUT_MS": int(env.get("VPIC_TIMEOUT_MS", "5000") or 5000),
         "SIGN_IN_RATE_LIMIT": env.get("SIGN_IN_RATE_LIMIT", "10 per minute;50 per hour"),
         "DECODE_BUDGET_SECONDS": float(env.get("DECODE_BUDGET_SECONDS", "25") or 25),
+        "DECODE_RATE_LIMIT": env.get("DECODE_RATE_LIMIT", "30 per minute"),
+        "DECODE_MAX_CONCURRENT": int(env.get("DECODE_MAX_CONCURRENT", "2") or 2),
+        "DECODE_QUEUE_SECONDS": float(env.get("DECODE_QUEUE_SECONDS", "2") or 2),
         "PORTAL_BREAKER_THRESHOLD": int(env.get("PORTAL_BREAKER_THRESHOLD", "3") or 3),
         "PORTAL_BREAKER_COOLDOWN_SECONDS": int(env.get("PORTAL_BREAKER_COOLDOWN_SECONDS", "30") or 30),
         "VIN_PREVIEW_RATE_LIMIT": env.get("VIN_PREVIEW_RATE_LIMIT", "20 per minute;200 per day"),

@@ -8,10 +8,12 @@ from flask_babel import lazy_gettext as _l
 from flask_login import current_user
 
 from app.accounts import services
+from app.accounts.schemas import ChangePasswordBody, DeleteAccountBody, PasswordChanged, SignInMethods
 from app.auth.guards import current_session
 from app.auth.services import change_password
 from app.auth.sessions import clear_session_cookie
 from app.core.errors import ApiError
+from app.core.openapi import StatusTrue, documented
 from app.core.validation import json_body, text_field
 
 bp = Blueprint("accounts_api", __name__, url_prefix="/api/account")
@@ -22,17 +24,20 @@ CONFIRMATION = _l("Confirmation")
 
 
 @bp.get("/connections")
+@documented(SignInMethods, summary="The caller's sign-in methods")
 def connections():
     return jsonify(services.sign_in_methods(current_user))
 
 
 @bp.delete("/connections/<provider>")
+@documented(SignInMethods, errors=(404, 409), summary="Unlink a social sign-in")
 def unlink(provider: str):
     services.unlink_provider(current_user, provider)
     return jsonify(services.sign_in_methods(current_user))
 
 
 @bp.post("/change-password")
+@documented(PasswordChanged, body=ChangePasswordBody, summary="Change the password; other sessions end")
 def change_password_route():
     data = json_body()
     current = text_field(data, "currentPassword", CURRENT_PASSWORD, max_length=128, required=False)
@@ -42,6 +47,7 @@ def change_password_route():
 
 
 @bp.post("/delete")
+@documented(StatusTrue, body=DeleteAccountBody)
 def delete_account():
     """Delete the caller's account after they confirm with their password (or their e-mail, if they have none)."""
     confirmation = text_field(json_body(), "confirmation", CONFIRMATION, max_length=254)

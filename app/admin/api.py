@@ -7,10 +7,12 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from app.accounts.services import create_user
+from app.admin.schemas import CreatedUser, CreateUserBody, ServiceTestBody, ServiceTestResult
 from app.admin.service_test import CHOICES, run_service_test
 from app.auth.api import user_json
 from app.auth.guards import requires_role
 from app.core.errors import ApiError
+from app.core.openapi import documented
 from app.core.validation import json_body, text_field
 from app.vehicles.decode import normalize_vin
 
@@ -18,6 +20,7 @@ bp = Blueprint("admin_api", __name__, url_prefix="/api/admin")
 
 
 @bp.post("/users")
+@documented(CreatedUser, status=201, body=CreateUserBody, errors=(409,), summary="Create a user")
 @requires_role("admin")
 def create_user_route():
     data = json_body()
@@ -32,6 +35,7 @@ def create_user_route():
 
 
 @bp.post("/service-test")
+@documented(ServiceTestResult, body=ServiceTestBody)
 @requires_role("admin")
 def service_test():
     """Ask one decode source, or the whole chain, about a VIN; writes nothing."""

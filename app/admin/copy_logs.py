@@ -9,9 +9,12 @@ from zoneinfo import ZoneInfo
 from flask import Blueprint, current_app, jsonify, request
 from flask_babel import gettext as _
 
+from app.admin.schemas import CopyLogPage, CopyLogQuery, TopCodes, TopCodesQuery
 from app.auth.guards import requires_role
 from app.catalog.copies import CopyFilter, copy_log_page, top_codes
 from app.core.errors import ApiError
+from app.core.openapi import documented
+from app.core.validation import ID_MAX
 
 bp = Blueprint("admin_copy_logs_api", __name__, url_prefix="/api/admin/copy-logs")
 
@@ -20,6 +23,7 @@ DEFAULT_PAGE_SIZE = 50
 
 
 @bp.get("")
+@documented(CopyLogPage, query=CopyLogQuery)
 @requires_role("admin")
 def copy_logs():
     """The log, newest first; filters: user (id or part of the e-mail), vehicleId, code, from and to (days)."""
@@ -30,18 +34,19 @@ def copy_logs():
     where = CopyFilter(
         user_id=user_id,
         email="" if user_id else user[:254],
-        vehicle_id=_integer("vehicleId", None, minimum=1),
+        vehicle_id=_integer("vehicleId", None, minimum=1, maximum=ID_MAX),
         code=(request.args.get("code") or "").strip()[:60],
         # Days are Istanbul days; `to` includes its whole day.
         since=datetime.combine(since, time(), zone) if since else None,
         until=datetime.combine(until + timedelta(days=1), time(), zone) if until else None,
     )
-    page = _integer("page", 1, minimum=1)
+    page = _integer("page", 1, minimum=1, maximum=ID_MAX)
     page_size = _integer("pageSize", DEFAULT_PAGE_SIZE, minimum=1, maximum=MAX_PAGE_SIZE)
     return jsonify(copy_log_page(where, page, page_size))
 
 
 @bp.get("/top-codes")
+@documented(TopCodes, query=TopCodesQuery)
 @requires_role("admin")
 def most_copied():
     """The most copied codes of the last `days` days (1 to 365, default 30), `limit` of them (1 to 100, default 20)."""
@@ -81,7 +86,10 @@ def _day(name: str) -> date | None:
     if not raw:
         return None
     try:
-        return date.fromisoformat(raw)
+        day = date.fromisoformat(raw)
+        if day == date.max:
+            raise ValueError(raw)  # `to` is read as the start of the next day, which does not exist
+        return day
     except ValueError:
         raise ApiError(
             "invalid_parameter", _("%(field)s must be a date such as 2026-11-22.", field=name), 400

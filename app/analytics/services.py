@@ -25,14 +25,17 @@ def capture(distinct_id: str, event: str, properties: dict[str, Any]) -> None:
 
 
 def init_analytics(app: Flask) -> None:
+    """Start the PostHog client when a key is set; with none, no client at all: a disabled one still starts its
+    threads, and it logged a "secret_key" warning every 30 s."""
     key = app.config["POSTHOG_API_KEY"]
-    app.extensions["posthog"] = Posthog(
-        key or "disabled",
-        host=app.config["POSTHOG_HOST"],
-        disabled=not key,
-        # Tests send synchronously so the fake PostHog server has the event when the request returns.
-        sync_mode=app.config.get("ANALYTICS_SYNC", False),
-    )
+    app.extensions["posthog"] = None
+    if key:
+        app.extensions["posthog"] = Posthog(
+            key,
+            host=app.config["POSTHOG_HOST"],
+            # Tests send synchronously so the fake PostHog server has the event when the request returns.
+            sync_mode=app.config.get("ANALYTICS_SYNC", False),
+        )
 
 
 @sa.event.listens_for(Session, "after_commit")
@@ -40,7 +43,9 @@ def _send_after_commit(session: Session) -> None:
     events = session.info.pop(PENDING, [])
     if not events or not has_app_context():
         return
-    client: Posthog = current_app.extensions["posthog"]
+    client: Posthog | None = current_app.extensions.get("posthog")
+    if client is None:  # analytics are off
+        return
     for distinct_id, event, properties in events:
         try:
             client.capture(event, distinct_id=distinct_id, properties=properties)

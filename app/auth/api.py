@@ -11,6 +11,19 @@ from app.auth import services
 from app.auth.captcha import CAPTCHA_HEADER, verify_captcha
 from app.auth.guards import allow_inactive, current_session
 from app.auth.models import AuthSession
+from app.auth.schemas import (
+    CaptchaHeaders,
+    EmailBody,
+    Exists,
+    MaybeSignedIn,
+    ResetPasswordBody,
+    SignedIn,
+    SignInBody,
+    SignUpBody,
+    StatusMessage,
+    Success,
+    VerifyEmailQuery,
+)
 from app.auth.web import (
     end_current_session,
     lookup_throttle,
@@ -19,7 +32,9 @@ from app.auth.web import (
     sign_in_throttle_by_ip,
     signed_in,
 )
+from app.core.db import writes_data
 from app.core.i18n import safe_next_path
+from app.core.openapi import StatusTrue, documented
 from app.core.security import public
 from app.core.validation import bool_field, json_body, text_field
 
@@ -68,6 +83,15 @@ def _checked_credentials(data: dict) -> tuple[str, str]:
 
 
 @bp.post("/sign-up/email")
+@documented(
+    SignedIn,
+    status=201,
+    body=SignUpBody,
+    headers=CaptchaHeaders,
+    errors=(409, 503),
+    public=True,
+    summary="Sign up with e-mail and password, and sign in",
+)
 @public
 @sign_in_throttle_by_ip
 @sign_in_throttle_by_email
@@ -80,6 +104,14 @@ def sign_up():
 
 
 @bp.post("/sign-in/email")
+@documented(
+    SignedIn,
+    body=SignInBody,
+    headers=CaptchaHeaders,
+    errors=(401, 503),
+    public=True,
+    summary="Sign in with e-mail and password",
+)
 @public
 @sign_in_throttle_by_ip
 @sign_in_throttle_by_email
@@ -91,6 +123,7 @@ def sign_in():
 
 
 @bp.post("/sign-out")
+@documented(Success, public=True, summary="Sign out: end this session and clear its cookie")
 @public
 @allow_inactive
 def sign_out():
@@ -98,6 +131,7 @@ def sign_out():
 
 
 @bp.get("/get-session")
+@documented(MaybeSignedIn, public=True, summary="The signed-in user and session, or null")
 @public
 def get_session():
     row = current_session()
@@ -107,6 +141,7 @@ def get_session():
 
 
 @bp.post("/email-exists")
+@documented(Exists, body=EmailBody, public=True, summary="Whether an account uses this e-mail")
 @public
 @lookup_throttle
 def email_exists():
@@ -115,6 +150,7 @@ def email_exists():
 
 
 @bp.post("/forget-password")
+@documented(StatusMessage, body=EmailBody, public=True, summary="Send a password reset link, if the account exists")
 @public
 @lookup_throttle
 def forget_password():
@@ -123,6 +159,7 @@ def forget_password():
 
 
 @bp.post("/reset-password")
+@documented(StatusTrue, body=ResetPasswordBody, public=True, summary="Set a new password with a reset token")
 @public
 @lookup_throttle
 def reset_password():
@@ -134,7 +171,15 @@ def reset_password():
 
 
 @bp.get("/verify-email")
+@documented(
+    StatusTrue,
+    query=VerifyEmailQuery,
+    extra={303: None},
+    public=True,
+    summary="Verify an e-mail address with its token",
+)
 @public
+@writes_data
 def verify_email():
     services.verify_email(request.args.get("token", ""))
     callback = request.args.get("callbackURL")
@@ -144,6 +189,7 @@ def verify_email():
 
 
 @bp.post("/send-verification-email")
+@documented(StatusTrue, body=EmailBody, public=True, summary="Send the verification e-mail again")
 @public
 @lookup_throttle
 def send_verification_email():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import re
 import secrets
 import uuid
 from dataclasses import dataclass
@@ -21,6 +22,8 @@ from app.extensions import db
 
 COOKIE_NAME = "pb_session"
 SESSION_LIFETIME = timedelta(days=30)
+# A session id (token_urlsafe, at most the column's 64 characters), a dot and its unpadded base64url HMAC-SHA256.
+SIGNED_ID = re.compile(r"[A-Za-z0-9_-]{1,64}\.[A-Za-z0-9_-]{43}")
 
 
 def sign(session_id: str) -> str:
@@ -30,8 +33,11 @@ def sign(session_id: str) -> str:
 
 def unsign(cookie_value: str) -> str | None:
     """Return the session id of a correctly signed cookie value, else None (compared in constant time)."""
+    # Only our own alphabet reaches the HMAC: compare_digest refuses non-ASCII text, and no id is longer than 64.
+    if not SIGNED_ID.fullmatch(cookie_value):
+        return None
     session_id, _, _signature = cookie_value.partition(".")
-    if not session_id or not hmac.compare_digest(sign(session_id), cookie_value):
+    if not hmac.compare_digest(sign(session_id), cookie_value):
         return None
     return session_id
 
@@ -106,4 +112,6 @@ def set_session_cookie(response: Response, row: AuthSession) -> None:
 
 
 def clear_session_cookie(response: Response) -> None:
-    response.delete_cookie(COOKIE_NAME, path="/", httponly=True, samesite="Lax")
+    response.delete_cookie(
+        COOKIE_NAME, path="/", httponly=True, secure=current_app.config["SESSION_COOKIE_SECURE"], samesite="Lax"
+    )

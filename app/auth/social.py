@@ -20,9 +20,12 @@ from flask_babel import lazy_gettext as _l
 from joserfc.errors import JoseError
 
 from app.auth.oidc import sign_in_with_provider
+from app.auth.schemas import SocialSignInBody, SocialStart
 from app.auth.web import open_session, sign_in_throttle_by_ip, signed_in
+from app.core.db import begin_writes
 from app.core.errors import ApiError
 from app.core.i18n import safe_next_path
+from app.core.openapi import documented
 from app.core.security import public
 from app.core.validation import json_body, text_field
 from app.extensions import db
@@ -115,6 +118,13 @@ def _authorization_url(provider: str, return_path: str | None) -> str:
 
 
 @bp.post("/api/auth/sign-in/social")
+@documented(
+    SocialStart,
+    body=SocialSignInBody,
+    errors=(404, 502),
+    public=True,
+    summary="Start a social sign-in: the provider's address",
+)
 @public
 @sign_in_throttle_by_ip
 def start_from_api() -> Response:
@@ -133,12 +143,15 @@ def start_from_page() -> Response:
 
 
 @bp.get("/api/auth/callback/<provider>")
+@documented(None, status=303, errors=(404,), public=True, summary="The provider's return: sign in and redirect")
 @public
 def callback(provider: str) -> Response:
     client = _provider_client(provider)
     return_path = browser_session.pop(RETURN_PATH_KEY, "/")
     try:
-        user = sign_in_with_provider(provider, _verified_claims(client))
+        claims = _verified_claims(client)  # the provider's token endpoint: no database lock is held while it answers
+        begin_writes(db.session)
+        user = sign_in_with_provider(provider, claims)
     except (SocialSignInError, ApiError) as refusal:
         db.session.rollback()  # the redirect below commits, and a refusal must leave nothing behind
         log.info("social sign-in with %s refused: %s", provider, refusal.code)

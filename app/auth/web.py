@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from flask import Response, request
 from flask_limiter.util import get_remote_address
 
@@ -17,11 +20,14 @@ from app.auth.sessions import (
     set_session_cookie,
 )
 from app.core import throttle
+from app.core.errors import ApiError
+from app.core.validation import request_json
 from app.extensions import limiter
 
 
 def request_info() -> SessionRequestInfo:
-    return SessionRequestInfo(ip_address=request.remote_addr, user_agent=request.headers.get("User-Agent"))
+    user_agent = (request.headers.get("User-Agent") or "").replace("\x00", "")  # PostgreSQL text refuses NUL
+    return SessionRequestInfo(ip_address=request.remote_addr, user_agent=user_agent or None)
 
 
 def end_current_session(response: Response) -> Response:
@@ -43,13 +49,19 @@ def signed_in(response: Response, row: AuthSession) -> Response:
 
 
 def _email_key() -> str:
-    data = request.get_json(silent=True) if request.is_json else request.form
-    email = data.get("email") if isinstance(data, dict) or hasattr(data, "get") else None
+    data: Any = request.form
+    if request.is_json:
+        try:
+            data = request_json()
+        except ApiError:
+            data = None  # the route refuses the body itself; the address counter still counts the attempt
+    email = data.get("email") if isinstance(data, Mapping) else None
     return "email:" + normalize_email(email if isinstance(email, str) else "")
 
 
 _sign_in_limit = throttle.setting("SIGN_IN_RATE_LIMIT")
-# Applied to every sign-in and sign-up entry point, page or API: per client address and per e-mail address.
-sign_in_throttle_by_ip = limiter.limit(_sign_in_limit, key_func=get_remote_address, scope="sign-in-ip")
-sign_in_throttle_by_email = limiter.limit(_sign_in_limit, key_func=_email_key, scope="sign-in-email")
+# Applied to every sign-in and sign-up entry point, page or API: one counter per client address and one per e-mail
+# address, shared by all of them (a per-route counter would multiply the limit by the number of entry points).
+sign_in_throttle_by_ip = limiter.shared_limit(_sign_in_limit, scope="sign-in-ip", key_func=get_remote_address)
+sign_in_throttle_by_email = limiter.shared_limit(_sign_in_limit, scope="sign-in-email", key_func=_email_key)
 lookup_throttle = limiter.limit("30 per minute", key_func=get_remote_address, scope="email-lookup")

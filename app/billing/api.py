@@ -11,6 +11,8 @@ from flask_login import current_user
 
 from app.billing import catalog, subscriptions
 from app.billing.models import Brand, Plan, Subscription
+from app.billing.schemas import Brands, DowngradeBody, MaybeSubscription, PlanChoiceBody, Plans, SubscriptionOut
+from app.core.openapi import documented
 from app.core.security import public
 from app.core.validation import json_body, text_field
 
@@ -66,29 +68,34 @@ def subscription_json(subscription: Subscription) -> dict[str, Any]:
 
 
 @bp.get("/plans")
+@documented(Plans, public=True, summary="The plans on sale")
 @public
 def plans():
     return jsonify(plans=[plan_offer_json(plan) for plan in catalog.active_plans()])
 
 
 @bp.get("/brands")
+@documented(Brands, public=True, summary="The brands on sale")
 @public
 def brands():
     return jsonify(brands=[{**brand_json(brand), "slug": brand.slug} for brand in catalog.active_brands()])
 
 
 @bp.get("/me")
+@documented(MaybeSubscription, summary="The caller's subscription, or null")
 def me():
     subscription = subscriptions.current_subscription(current_user)
     return jsonify(subscription_json(subscription) if subscription else None)
 
 
 @bp.post("/trial")
+@documented(SubscriptionOut, status=201, errors=(409,), summary="Start the free trial")
 def start_trial():
     return jsonify(subscription_json(subscriptions.start_trial(current_user))), 201
 
 
 @bp.post("")
+@documented(SubscriptionOut, status=201, body=PlanChoiceBody, summary="Choose a plan: a pending subscription")
 def create():
     data = json_body()
     subscription = subscriptions.create_pending(
@@ -101,11 +108,15 @@ def create():
 
 
 @bp.patch("/cancel-pending")
+@documented(SubscriptionOut, errors=(404,), summary="Cancel the pending subscription")
 def cancel_pending():
     return jsonify(subscription_json(subscriptions.cancel_pending(current_user)))
 
 
 @bp.patch("/downgrade")
+@documented(
+    SubscriptionOut, body=DowngradeBody, errors=(409,), summary="Move to a cheaper plan at the end of the period"
+)
 def downgrade():
     data = json_body()
     subscription = subscriptions.downgrade(

@@ -9,6 +9,7 @@ from flask_babel import gettext as _
 
 from app.billing.models import BILLING_PERIODS, Brand, Plan
 from app.core.errors import ApiError
+from app.core.validation import is_id
 from app.extensions import db
 
 
@@ -34,8 +35,7 @@ def plan_by_key(plan_key: Any) -> Plan:
 
 def plan_by_id(plan_id: Any) -> Plan:
     """The active plan with id `plan_id`, or a refusal."""
-    valid_id = isinstance(plan_id, int) and not isinstance(plan_id, bool)
-    plan = db.session.get(Plan, plan_id) if valid_id else None
+    plan = db.session.get(Plan, plan_id) if is_id(plan_id) else None
     if plan is None or not plan.active:
         raise ApiError("invalid_plan", _("Choose one of the plans on sale."), 400)
     return plan
@@ -51,7 +51,7 @@ def chosen_brands(plan: Plan, brand_ids: Any) -> list[Brand]:
     """The brands picked for `plan`: exactly its brand count of distinct active brands; none for the Full plan."""
     if plan.is_full:
         return []  # every active brand is granted on activation; a choice sent along is ignored
-    if not isinstance(brand_ids, list) or not all(_is_id(value) for value in brand_ids):
+    if not isinstance(brand_ids, list) or not all(is_id(value) for value in brand_ids):
         raise ApiError("invalid_brand_set", _("Send the chosen brands as a list of brand ids."), 400)
     if len(set(brand_ids)) != len(brand_ids):
         raise ApiError("invalid_brand_set", _("Each brand can be chosen only once."), 400)
@@ -65,7 +65,3 @@ def chosen_brands(plan: Plan, brand_ids: Any) -> list[Brand]:
     if len(brands) != len(brand_ids):
         raise ApiError("invalid_brand_set", _("One of the chosen brands is not available."), 400)
     return brands
-
-
-def _is_id(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value > 0

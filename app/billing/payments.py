@@ -14,6 +14,7 @@ from typing import Any
 
 import sqlalchemy as sa
 from flask import current_app
+from flask_babel import gettext as _
 from sqlalchemy.exc import IntegrityError
 
 from app.accounts.models import User
@@ -21,6 +22,8 @@ from app.analytics.services import capture
 from app.billing import stripe_gateway, subscriptions
 from app.billing.models import Payment, ProviderEvent, Subscription
 from app.core.db import utcnow
+from app.core.errors import ApiError
+from app.core.validation import UNSTORABLE
 from app.extensions import db
 from app.notifications.services import send_email
 
@@ -82,8 +85,13 @@ def _abandon(payments: list[Payment]) -> None:
 # Provider notifications
 
 
-def handle_webhook_event(event: dict[str, Any]) -> str:
+def handle_webhook_event(event: Any) -> str:
     """Apply a verified provider event once; return "handled", "ignored" (unknown type) or "duplicate"."""
+    problem = _event_problem(event)
+    if problem is not None:
+        event_id = event.get("id") if isinstance(event, dict) else None
+        log.warning("card webhook event %.80r refused, nothing changed: %s", event_id, problem)
+        raise ApiError("invalid_event", _("The notification is missing a field or has one of the wrong type."), 400)
     if not _first_delivery(event["id"], event["type"]):
         return "duplicate"
     handler = EVENT_HANDLERS.get(event["type"])
@@ -91,6 +99,34 @@ def handle_webhook_event(event: dict[str, Any]) -> str:
         return "ignored"
     handler(event["data"]["object"])
     return "handled"
+
+
+def _event_problem(event: Any) -> str | None:
+    """What makes a signed event unusable (a field a handler reads is missing or mistyped), else None."""
+    if not isinstance(event, dict):
+        return "the event is not an object"
+    for name, max_length in (("id", 255), ("type", 100)):
+        if not _is_text(event.get(name), max_length):
+            return f"{name} is missing or not text"
+    if event["type"] not in EVENT_HANDLERS:
+        return None  # recorded and ignored: nothing of it is read
+    data = event.get("data")
+    subject = data.get("object") if isinstance(data, dict) else None
+    if not isinstance(subject, dict):
+        return "data.object is missing or not an object"
+    if not _is_text(subject.get("id")):
+        return "data.object.id is missing or not text"
+    for name in ("payment_intent", "payment_status"):
+        if subject.get(name) is not None and not _is_text(subject[name]):
+            return f"data.object.{name} is not text"
+    if subject.get("metadata") is not None and not isinstance(subject["metadata"], dict):
+        return "data.object.metadata is not an object"
+    return None
+
+
+def _is_text(value: Any, max_length: int = 255) -> bool:
+    """Text we may store: provider ids go to 255-character columns, which take no NUL or lone surrogate."""
+    return isinstance(value, str) and 0 < len(value) <= max_length and not UNSTORABLE.search(value)
 
 
 def _first_delivery(event_id: str, event_type: str) -> bool:

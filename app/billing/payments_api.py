@@ -8,6 +8,16 @@ from flask import Blueprint, jsonify, request
 from flask_login import current_user
 
 from app.billing import payment_history, payments, stripe_gateway
+from app.billing.schemas import (
+    CheckoutOut,
+    PaymentItem,
+    PlanChoiceBody,
+    Receipt,
+    WebhookEvent,
+    WebhookHeaders,
+    WebhookReceived,
+)
+from app.core.openapi import documented
 from app.core.security import public
 from app.core.validation import json_body
 
@@ -16,6 +26,7 @@ bp.record_once(lambda state: stripe_gateway.init_app(state.app))
 
 
 @bp.post("/card/checkout")
+@documented(CheckoutOut, body=PlanChoiceBody, errors=(409, 502), summary="Open the hosted card checkout for a plan")
 def card_checkout():
     data = json_body()
     url = payments.start_card_checkout(
@@ -25,6 +36,9 @@ def card_checkout():
 
 
 @bp.post("/card/webhook")
+@documented(
+    WebhookReceived, body=WebhookEvent, headers=WebhookHeaders, public=True, summary="The card provider's signed events"
+)
 @public  # the provider's signature over the raw body is the authentication
 def card_webhook():
     raw_body = request.get_data(cache=False)  # the exact bytes that were signed, before anything parses them
@@ -34,10 +48,12 @@ def card_webhook():
 
 
 @bp.get("/me")
+@documented(list[PaymentItem], summary="The caller's payments, newest first")
 def my_payments():
     return jsonify(payment_history.payment_history(current_user))
 
 
 @bp.get("/<uuid:payment_id>/receipt")
+@documented(Receipt, errors=(404,), summary="A payment's receipt address")
 def receipt(payment_id: uuid.UUID):
     return jsonify(receiptUrl=payment_history.receipt_for(current_user, payment_id))

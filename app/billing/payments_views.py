@@ -10,9 +10,12 @@ from flask_login import current_user
 
 from app.billing import payment_history, payments
 from app.core.errors import ApiError
+from app.core.validation import ID_MAX
 from app.extensions import db
 
 bp = Blueprint("payments_pages", __name__)
+
+ID_DIGITS = len(str(ID_MAX))  # a longer number is no id: the service refuses it as text, without a slow int()
 
 PAYMENT_STATUS_LABELS = {
     "pending": _l("Awaiting payment"),
@@ -59,4 +62,4 @@ def receipt(payment_id: uuid.UUID):
 
 def _brand_ids(values: list[str]) -> list[int | str]:
     """Form values as ids; anything else is passed on as it came, for the service to refuse."""
-    return [int(value) if value.isdecimal() else value for value in values]
+    return [int(value) if value.isdecimal() and len(value) <= ID_DIGITS else value for value in values]

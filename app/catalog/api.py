@@ -6,33 +6,40 @@ from flask import Blueprint, jsonify
 from flask_login import current_user
 
 from app.catalog import services
+from app.catalog.schemas import CategoryDetail, Progress, ReferenceTarget, Tree
+from app.core.openapi import documented
 
 bp = Blueprint("catalog_api", __name__, url_prefix="/api/vehicles/<int:vehicle_id>/categories")
 
 
 @bp.get("")
+@documented(Tree, errors=(404,), summary="The vehicle's root categories")
 def tree(vehicle_id: int):
     return jsonify(services.tree(services.open_vehicle(current_user, vehicle_id)))
 
 
 @bp.get("/progress")
+@documented(Progress, errors=(404,), summary="How far the background prefetch has got")
 def progress(vehicle_id: int):
     return jsonify(services.prefetch_progress(services.open_vehicle(current_user, vehicle_id)))
 
 
 @bp.get("/<int:category_id>")
+@documented(CategoryDetail, errors=(404,), summary="A category: its children or parts, picture and ancestors")
 def category(vehicle_id: int, category_id: int):
     vehicle = services.open_vehicle(current_user, vehicle_id)
     return jsonify(services.category_detail(vehicle, services.category_in(vehicle, category_id)))
 
 
 @bp.get("/<int:category_id>/children")
+@documented(Tree, errors=(404,), summary="A category's children")
 def children(vehicle_id: int, category_id: int):
     vehicle = services.open_vehicle(current_user, vehicle_id)
     return jsonify(services.children_of(vehicle, services.category_in(vehicle, category_id)))
 
 
 @bp.get("/references/<code>")
+@documented(ReferenceTarget, errors=(404,))
 def reference(vehicle_id: int, code: str):
     """Where a reference row points: {code, categoryId}; 404 when the catalog has no such illustration."""
     vehicle = services.open_vehicle(current_user, vehicle_id)

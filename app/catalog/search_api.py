@@ -6,12 +6,15 @@ from flask import Blueprint, jsonify, request
 from flask_login import current_user
 
 from app.catalog import search
+from app.catalog.schemas import SearchQuery, SearchResult
 from app.catalog.services import open_vehicle
+from app.core.openapi import documented
 
 bp = Blueprint("catalog_search_api", __name__, url_prefix="/api/categories")
 
 
 @bp.get("/search/<int:vehicle_id>")
+@documented(SearchResult, query=SearchQuery, errors=(404,), summary="Search the vehicle's stored catalog")
 def search_vehicle(vehicle_id: int):
     vehicle = open_vehicle(current_user, vehicle_id)
     return jsonify(search.search(vehicle, search.parse_query(request.args.get("q"))))

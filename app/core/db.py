@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable
+from contextvars import ContextVar
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 import sqlalchemy as sa
-from flask import Flask, Response
+from flask import Flask, Response, current_app, request
+from flask_babel import gettext as _
 from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Session
+
+from app.core.errors import error_response
+
+log = logging.getLogger(__name__)
 
 # Stable constraint names, so Alembic revisions can drop what they created on both SQLite and PostgreSQL.
 NAMING_CONVENTION = {
@@ -49,19 +57,99 @@ class UTCDateTime(sa.types.TypeDecorator):
         return value
 
 
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+# Whether this thread's next SQLite transaction takes the write lock when it begins (BEGIN IMMEDIATE). A deferred
+# transaction that has read cannot wait for the lock once another connection has committed (SQLITE_BUSY_SNAPSHOT
+# fails at once, busy_timeout does not help), so every unit that may write takes the lock up front and waits for it.
+_write_lock_up_front: ContextVar[bool] = ContextVar("write_lock_up_front", default=False)
+# Whether the current deferred unit has read: a write after a read there is the pattern that fails (see above).
+_unit_has_read: ContextVar[bool] = ContextVar("unit_has_read", default=False)
+# Whether this thread is serving a request (between before_request and teardown).
+_serving: ContextVar[bool] = ContextVar("serving", default=False)
+
+View = TypeVar("View", bound=Callable[..., Any])
+
+
+def writes_data(view: View) -> View:
+    """Mark a GET view that writes (a link followed from an e-mail, an OAuth callback): it takes the write lock."""
+    view.writes_data = True  # type: ignore[attr-defined]
+    return view
+
+
+def take_write_lock_up_front(enabled: bool = True) -> None:
+    """Decide how this thread's next SQLite transactions begin (no effect on PostgreSQL)."""
+    _write_lock_up_front.set(enabled)
+    _unit_has_read.set(False)
+
+
+# PostgreSQL's lock_not_available, serialization_failure and deadlock_detected.
+POSTGRES_LOCK_CODES = frozenset({"55P03", "40001", "40P01"})
+BUSY_RETRY_AFTER_SECONDS = 2
+
+
+def is_lock_timeout(exc: sa.exc.OperationalError) -> bool:
+    """Whether the database gave up waiting for a lock (the unit can simply be tried again), not a real fault."""
+    if getattr(exc.orig, "pgcode", None) in POSTGRES_LOCK_CODES:
+        return True
+    return "database is locked" in str(exc.orig)
+
+
+def busy_response() -> Response:
+    """503 with Retry-After: the write waited out its lock timeout; nothing of it was kept."""
+    log.warning("a write gave up waiting for the database lock; answered 503")
+    response = error_response(
+        "database_busy", _("The system is busy right now. Please try again in a few seconds."), 503
+    )
+    response.headers["Retry-After"] = str(BUSY_RETRY_AFTER_SECONDS)
+    return response
+
+
+class DeferredWriteError(RuntimeError):
+    """A write after a read in a deferred SQLite transaction: it fails under a second writer (raised in tests)."""
+
+
 def commit_per_request(app: Flask, db: SQLAlchemy) -> None:
-    """One commit per request: services only flush; a response under 400 commits, anything else rolls back."""
+    """One commit per request: services only flush; a response under 400 commits, anything else rolls back.
+
+    A request that may write (any method but GET/HEAD/OPTIONS, or a view marked `writes_data`) takes SQLite's write
+    lock when its transaction begins; reads alone never do.
+    """
+
+    @app.before_request
+    def _choose_lock_mode() -> None:
+        view = app.view_functions.get(request.endpoint) if request.endpoint else None
+        take_write_lock_up_front(request.method not in SAFE_METHODS or getattr(view, "writes_data", False))
+        _serving.set(True)
 
     @app.after_request
     def _finish(response: Response) -> Response:
-        if response.status_code < 400:
-            db.session.commit()
-        else:
+        if response.status_code >= 400:
             db.session.rollback()
+            return response
+        try:
+            db.session.commit()
+        except sa.exc.OperationalError as exc:
+            if not is_lock_timeout(exc):
+                raise
+            db.session.rollback()
+            return busy_response()
         return response
 
+    @app.errorhandler(sa.exc.OperationalError)
+    def _operational_error(exc: sa.exc.OperationalError) -> Response:
+        db.session.rollback()
+        if is_lock_timeout(exc):
+            return busy_response()
+        raise exc  # the generic handler logs it and answers 500
 
-def tune_sqlite(engine: Engine) -> None:
+    @app.teardown_request
+    def _reset_lock_mode(_exc: BaseException | None) -> None:
+        take_write_lock_up_front(False)
+        _serving.set(False)
+
+
+def tune_sqlite(engine: Engine, busy_timeout_ms: int) -> None:
     """Give SQLite real transactions (savepoints), foreign keys and tolerance of a second process writing."""
     if engine.dialect.name != "sqlite":
         return
@@ -72,7 +160,7 @@ def tune_sqlite(engine: Engine) -> None:
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute("PRAGMA busy_timeout=10000")
+        cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
         cursor.execute("PRAGMA journal_mode=WAL")
         # In WAL mode NORMAL is still safe against corruption; only a power cut can lose the last commits.
         cursor.execute("PRAGMA synchronous=NORMAL")
@@ -80,7 +168,36 @@ def tune_sqlite(engine: Engine) -> None:
 
     @sa.event.listens_for(engine, "begin")
     def _on_begin(conn):  # noqa: ANN001
-        conn.exec_driver_sql("BEGIN")
+        _unit_has_read.set(False)
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if _write_lock_up_front.get() else "BEGIN")
+
+    @sa.event.listens_for(engine, "before_cursor_execute")
+    def _audit(_conn, _cursor, statement, _parameters, _context, _executemany):  # noqa: ANN001, ANN202
+        if _write_lock_up_front.get() or not _serving.get():
+            return  # jobs retry a failed unit as a whole; CLI commands and migrations run alone
+        verb = statement.lstrip()[:7].upper()
+        if verb.startswith(("SELECT", "WITH")):
+            _unit_has_read.set(True)
+        elif verb.startswith(WRITE_VERBS) and _unit_has_read.get():
+            _report_deferred_write(statement)
+
+
+WRITE_VERBS = ("INSERT", "UPDATE", "DELETE", "REPLACE")
+
+
+def _report_deferred_write(statement: str) -> None:
+    message = "write after a read in a deferred SQLite transaction (use begin_writes or writes_data): %s"
+    if current_app.config.get("TESTING"):
+        raise DeferredWriteError(message % statement[:200])
+    log.warning(message, statement[:200])
+
+
+def _unit_ended(_session: Session) -> None:
+    _unit_has_read.set(False)
+
+
+sa.event.listen(Session, "after_commit", _unit_ended)
+sa.event.listen(Session, "after_rollback", _unit_ended)
 
 
 def insert_for(session: Session, table: Any) -> Any:
@@ -90,20 +207,24 @@ def insert_for(session: Session, table: Any) -> Any:
 
 
 def release_database(session: Session) -> None:
-    """Commit what the request has read so far, before it waits on something slow (a lock, an upstream)."""
+    """Commit what the request has read so far, before it waits on something slow (a lock, an upstream).
+
+    Until `begin_writes`, the reads that follow do not take SQLite's write lock, so the wait holds nothing.
+    """
     session.commit()
+    take_write_lock_up_front(False)
 
 
 def begin_writes(session: Session, durable: bool = True) -> None:
-    """Prepare the session for a batch of writes; the next statement must be a write, using ids kept as plain values.
+    """Prepare the session for a batch of writes, using ids kept as plain values.
 
-    SQLite refuses to turn a read transaction into a write once another connection has committed since it began
-    (SQLITE_BUSY_SNAPSHOT, which busy_timeout does not wait out), so the reads are committed first and the writes
-    start a transaction of their own, which waits for the lock instead. On PostgreSQL a non-durable batch (log rows,
-    history links) need not wait for its WAL flush: a crash can lose its last fraction of a second, never corrupt
-    anything (SQLite's synchronous=NORMAL is the same trade).
+    On SQLite the reads so far are committed and the writes start a transaction that takes the write lock up front
+    (BEGIN IMMEDIATE), waiting for it through busy_timeout instead of failing a read snapshot. On PostgreSQL a
+    non-durable batch (log rows, history links) need not wait for its WAL flush: a crash can lose its last fraction
+    of a second, never corrupt anything (SQLite's synchronous=NORMAL is the same trade).
     """
     if session.get_bind().dialect.name == "sqlite":
         session.commit()
+        take_write_lock_up_front(True)
     elif not durable:
         session.execute(sa.text("SET LOCAL synchronous_commit TO OFF"))

@@ -32,11 +32,12 @@ HTTP_ERRORS = {
 class ApiError(Exception):
     """A refusal the client should read: a stable code, a translated message and an HTTP status."""
 
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
+    def __init__(self, code: str, message: str, status: int = 400, retry_after: int | None = None) -> None:
         super().__init__(code)
         self.code = code
         self.message = message
         self.status = status
+        self.retry_after = retry_after  # seconds, sent as Retry-After (a 503 the client may try again)
 
 
 def is_api_request() -> bool:
@@ -75,8 +76,15 @@ def _unexpected(exc: Exception) -> Response:
     return error_response(code, message, 500)
 
 
+def _api_error(exc: ApiError) -> Response:
+    response = error_response(exc.code, exc.message, exc.status)
+    if exc.retry_after is not None:
+        response.headers["Retry-After"] = str(exc.retry_after)
+    return response
+
+
 def register_error_handlers(app: Flask) -> None:
-    app.register_error_handler(ApiError, lambda exc: error_response(exc.code, exc.message, exc.status))
+    app.register_error_handler(ApiError, _api_error)
     app.register_error_handler(CSRFError, _csrf_error)
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(Exception, _unexpected)

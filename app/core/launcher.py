@@ -1,31 +1,35 @@
 """`make run`: the whole product in one command on the embedded default.
 
-Starts the embedded Redis-compatible store when REDIS_URL is unset, migrates, seeds, then runs the web server,
-the RQ worker and the scheduler as child processes sharing that store, and stops them all together.
+Starts the embedded Redis-compatible store when REDIS_URL is unset and a local stand-in for every outside service
+without settings (each domain registers its own: app.core.sandboxes), migrates, seeds, then runs the web server,
+the RQ worker and the scheduler as child processes. A child that dies is started again after a backoff delay, with
+a log line; Ctrl-C (or SIGTERM) stops them all together.
 """
 
 from __future__ import annotations
 
 import os
-import secrets
 import signal
 import subprocess
 import sys
 import time
+from dataclasses import dataclass, field
+from pathlib import Path
 
 from dotenv import load_dotenv
 
-from app.billing.sandbox import StripeSandbox
 from app.config import PROJECT_ROOT
-from app.core import embedded_redis
-from app.sources.sandbox.catapi_server import CatapiSandbox
-from app.sources.sandbox.knobs import apply_fault_settings
-from app.sources.sandbox.portal_server import PortalSandbox
-from app.sources.sandbox.scrape_server import ScrapeSandbox
-from app.sources.sandbox.vpic import VpicSandbox
+from app.core import embedded_redis, sandboxes
+from app.core.reconnect import Backoff
 
-WEBHOOK_PATH = "/api/payments/card/webhook"
-SANDBOX_SECRET_KEY = "sk_test_sandbox"  # noqa: S105 - not a secret: the sandbox accepts any key
+# A child that ran this long before dying was healthy: its next restart waits the shortest delay again.
+STEADY_SECONDS = 30.0
+POLL_SECONDS = 0.5
+STOP_SECONDS = 10
+
+
+def say(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
 
 
 def prepare_database() -> None:
@@ -41,47 +45,20 @@ def prepare_database() -> None:
             print(f"seed {dotted}: {summary}", flush=True)
 
 
-def start_payment_sandbox(host: str, port: str) -> StripeSandbox | None:
-    """With no STRIPE_SECRET_KEY, serve the card-payment sandbox here and point the children at it."""
-    if os.environ.get("STRIPE_SECRET_KEY"):
-        return None
+def start_local_services(host: str, port: str) -> list:
+    """Start a stand-in for each outside service with no settings, and point the children at it."""
+    from app import LOCAL_SERVICES
+
     base_url = (os.environ.get("BASE_URL") or f"http://{host}:{port}").rstrip("/")
-    webhook_secret = f"whsec_{secrets.token_hex(24)}"
-    sandbox = StripeSandbox(webhook_url=base_url + WEBHOOK_PATH, webhook_secret=webhook_secret).start()
-    os.environ.update(
-        STRIPE_SECRET_KEY=SANDBOX_SECRET_KEY,
-        STRIPE_WEBHOOK_SECRET=webhook_secret,
-        STRIPE_API_BASE=sandbox.url,
-        CHECKOUT_ORIGIN=sandbox.url,
-    )
-    print(f"card payments go to the sandbox on {sandbox.url} (no real money)", flush=True)
-    return sandbox
-
-
-# (source, the setting that names a real upstream, sandbox class, what it stands in for)
-SOURCE_SANDBOXES = [
-    ("catapi", "CATAPI_BASE_URLS", CatapiSandbox, "the catalog API"),
-    ("scrape", "SCRAPE_BASE_URL", ScrapeSandbox, "the public web catalog"),
-    ("portal", "PORTAL_BASE_URL", PortalSandbox, "the dealer portal"),
-    ("vpic", "VPIC_BASE_URL", VpicSandbox, "the public VIN decoder"),
-]
-
-
-def start_source_sandboxes() -> list:
-    """Answer every upstream source that has no settings from its sandbox, so `make run` never reaches the internet."""
-    started = []
-    for source, upstream_setting, sandbox_class, stands_for in SOURCE_SANDBOXES:
-        if os.environ.get(upstream_setting):
-            continue
-        sandbox = sandbox_class().start()
-        apply_fault_settings(sandbox.faults, source)
-        os.environ.update(sandbox.settings())
-        print(f"{stands_for} is the {source} sandbox on loopback", flush=True)
-        started.append(sandbox)
+    started = sandboxes.start_missing(sandboxes.load(LOCAL_SERVICES), os.environ, base_url)
+    for service, _running, settings in started:
+        os.environ.update(settings)
+        say(f"{service.describes}: the {service.name} sandbox on loopback")
     return started
 
 
 def child_commands(host: str, port: str) -> dict[str, list[str]]:
+    """The children; gunicorn reads the rest of its settings (access log, no control socket) from gunicorn.conf.py."""
     python = sys.executable
     return {
         "web": [python, "-m", "gunicorn", "wsgi:app", "--bind", f"{host}:{port}", "--workers", "2", "--threads", "4"],
@@ -90,32 +67,76 @@ def child_commands(host: str, port: str) -> dict[str, list[str]]:
     }
 
 
-def supervise(children: dict[str, subprocess.Popen]) -> int:
-    """Wait until a signal arrives or a child dies, then stop the rest."""
-    stopping = False
+@dataclass
+class Child:
+    name: str
+    command: list[str]
+    backoff: Backoff = field(default_factory=lambda: Backoff(first=1.0, cap=30.0))
+    process: subprocess.Popen | None = None
+    started_at: float = 0.0
+    restart_at: float | None = None
 
-    def request_stop(_signum, _frame):  # noqa: ANN001, ANN202
-        nonlocal stopping
-        stopping = True
 
-    signal.signal(signal.SIGINT, request_stop)
-    signal.signal(signal.SIGTERM, request_stop)
-    exit_code = 0
-    while not stopping:
-        for name, child in children.items():
-            if child.poll() is not None:
-                print(f"{name} exited with {child.returncode}; stopping the others", file=sys.stderr, flush=True)
-                exit_code, stopping = child.returncode or 1, True
-        time.sleep(0.5)
-    for child in children.values():
-        if child.poll() is None:
-            child.terminate()
-    for child in children.values():
-        try:
-            child.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            child.kill()
-    return exit_code
+class Supervisor:
+    """Runs the children and starts again, after a growing delay, any that dies, until it is told to stop."""
+
+    def __init__(self, commands: dict[str, list[str]], cwd: Path = PROJECT_ROOT) -> None:
+        self.children = [Child(name, command) for name, command in commands.items()]
+        self.cwd = cwd
+        self.stopping = False
+
+    def start(self) -> Supervisor:
+        for child in self.children:
+            self._spawn(child)
+        return self
+
+    def check(self) -> None:
+        """Notice children that died and start those whose delay has passed."""
+        now = time.monotonic()
+        for child in self.children:
+            if child.restart_at is None and child.process.poll() is not None:
+                self._schedule_restart(child, now)
+            elif child.restart_at is not None and now >= child.restart_at and not self.stopping:
+                self._spawn(child)
+
+    def run(self) -> int:
+        """Supervise until SIGINT or SIGTERM, then stop every child."""
+
+        def request_stop(_signum, _frame):  # noqa: ANN001, ANN202
+            self.stopping = True
+
+        signal.signal(signal.SIGINT, request_stop)
+        signal.signal(signal.SIGTERM, request_stop)
+        while not self.stopping:
+            self.check()
+            time.sleep(POLL_SECONDS)
+        self.stop()
+        return 0
+
+    def stop(self) -> None:
+        self.stopping = True
+        running = [child.process for child in self.children if child.process and child.process.poll() is None]
+        for process in running:
+            process.terminate()
+        for process in running:
+            try:
+                process.wait(timeout=STOP_SECONDS)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+    def _spawn(self, child: Child) -> None:
+        child.process = subprocess.Popen(child.command, cwd=self.cwd)  # noqa: S603 - argv built here, no input
+        child.started_at, child.restart_at = time.monotonic(), None
+        say(f"{child.name} started as pid {child.process.pid}")
+
+    def _schedule_restart(self, child: Child, now: float) -> None:
+        if now - child.started_at >= STEADY_SECONDS:
+            child.backoff.reset()
+        delay = child.backoff.next_delay()
+        child.restart_at = now + delay
+        if not self.stopping:
+            code = child.process.returncode
+            say(f"{child.name} (pid {child.process.pid}) exited with {code}; restarting it in {delay:.1f} s")
 
 
 def main() -> int:
@@ -123,19 +144,14 @@ def main() -> int:
     if not os.environ.get("REDIS_URL"):
         os.environ["REDIS_URL"] = embedded_redis.shared_url()
     host, port = os.environ.get("HOST", "127.0.0.1"), os.environ.get("PORT", "5000")
-    sandboxes = start_source_sandboxes()
-    payments = start_payment_sandbox(host, port)
-    if payments is not None:
-        sandboxes.append(payments)
+    started = start_local_services(host, port)
     prepare_database()
-    children = {}
-    for name, command in child_commands(host, port).items():
-        children[name] = subprocess.Popen(command, cwd=PROJECT_ROOT)  # noqa: S603 - argv built here, no input
+    supervisor = Supervisor(child_commands(host, port)).start()
     print(f"Parça Bul is running on http://{host}:{port} (Ctrl-C stops it)", flush=True)
-    exit_code = supervise(children)
-    for sandbox in sandboxes:
-        sandbox.stop()
-    return exit_code
+    try:
+        return supervisor.run()
+    finally:
+        sandboxes.stop_all(started)
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
-from flask import Flask
+from flask import Flask, Response, current_app, redirect, request
 from flask_talisman import Talisman
 from markupsafe import Markup
 
@@ -75,12 +75,25 @@ def content_security_policy(config: Mapping[str, Any]) -> dict[str, list[str]]:
     }
 
 
+def redirect_to_https() -> Response | None:
+    """Send a plain-HTTP request to its HTTPS address: 301 for reads, 308 for the rest so a POST stays a POST."""
+    forwarded_https = request.headers.get("X-Forwarded-Proto", "http") == "https"  # as Talisman trusted it
+    if request.is_secure or forwarded_https or current_app.debug or not request.url.startswith("http://"):
+        return None
+    code = 301 if request.method in ("GET", "HEAD") else 308
+    return redirect(request.url.replace("http://", "https://", 1), code=code)
+
+
 def init_security_headers(app: Flask) -> None:
     # One Talisman per app: it keeps its options on the instance, so a shared one would give every app the last CSP.
     https = app.config["FORCE_HTTPS"]
+    if https:
+        # Ours, not Talisman's (302 to every method, which turns a POST into a GET), and first of all the hooks: the
+        # form-token check would refuse a plain-HTTP POST, whose Secure cookies the browser did not send.
+        app.before_request_funcs.setdefault(None, []).insert(0, redirect_to_https)
     app.extensions["talisman"] = Talisman(
         app,
-        force_https=https,
+        force_https=False,
         strict_transport_security=https,
         session_cookie_secure=app.config["SESSION_COOKIE_SECURE"],
         content_security_policy=content_security_policy(app.config),

@@ -2,21 +2,87 @@
 
 from __future__ import annotations
 
+import json
+import re
+from collections.abc import Iterable, Mapping
 from typing import Any
 
-from flask import request
+from flask import Flask, g, request
 from flask_babel import gettext as _
+from werkzeug.routing import IntegerConverter, ValidationError
 
 from app.core.errors import ApiError
+
+# Every id column is sa.Integer: int4 on PostgreSQL, so no stored row has a larger id.
+ID_MAX = 2**31 - 1
+# Our bodies are flat and a provider event is about ten levels deep; deeper input is refused before anything walks it.
+JSON_MAX_DEPTH = 32
+# PostgreSQL text refuses NUL, and a lone surrogate cannot be encoded to UTF-8 for any database.
+UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+FORM_MIMETYPES = frozenset({"application/x-www-form-urlencoded", "multipart/form-data"})
+
+
+def _invalid_json() -> ApiError:
+    return ApiError("invalid_json", _("The request body is not a valid JSON object."), 400)
+
+
+def _unstorable() -> ApiError:
+    return ApiError(
+        "invalid_characters",
+        _("The request contains characters that are not allowed (a NUL byte or broken Unicode)."),
+        400,
+    )
+
+
+def parse_json(raw: bytes | str, *, any_text: bool = False) -> Any:
+    """Decode JSON text, refusing invalid, too deeply nested and (unless `any_text`) unstorable input with a 400."""
+    try:
+        value = json.loads(raw)
+    except (ValueError, RecursionError):  # RecursionError: nested deeper than the parser's stack
+        raise _invalid_json() from None
+    _check_json(value, any_text)
+    return value
+
+
+def _check_json(value: Any, any_text: bool) -> None:
+    """Walk the decoded value without recursion: bounded depth, no NUL or lone surrogate in any key or string."""
+    pending = [(value, 1)]
+    while pending:
+        item, depth = pending.pop()
+        if isinstance(item, str):
+            if not any_text and UNSTORABLE.search(item):
+                raise _unstorable()
+        elif isinstance(item, dict | list):
+            if depth > JSON_MAX_DEPTH:
+                raise ApiError(
+                    "json_too_deep",
+                    _("The request body is nested too deeply (at most %(depth)d levels).", depth=JSON_MAX_DEPTH),
+                    400,
+                )
+            children = [*item.keys(), *item.values()] if isinstance(item, dict) else item
+            pending.extend((child, depth + 1) for child in children)
+
+
+def request_json() -> Any:
+    """The request body decoded and checked once per request (routes, limiter keys and guards share it)."""
+    if "request_json" not in g:
+        try:
+            g.request_json = (parse_json(request.get_data(cache=True)), None)
+        except ApiError as error:
+            g.request_json = (None, error)
+    value, error = g.request_json
+    if error is not None:
+        raise error
+    return value
 
 
 def json_body() -> dict[str, Any]:
     """The request's JSON object, or a clear refusal when the body is not one."""
     if request.mimetype != "application/json":
         raise ApiError("invalid_json", _("Send the request body as JSON (Content-Type: application/json)."), 415)
-    data = request.get_json(silent=True)
+    data = request_json()
     if not isinstance(data, dict):
-        raise ApiError("invalid_json", _("The request body is not a valid JSON object."), 400)
+        raise _invalid_json()
     return data
 
 
@@ -39,3 +105,58 @@ def text_field(data: dict[str, Any], name: str, label: str, *, max_length: int, 
 def bool_field(data: dict[str, Any], name: str, default: bool) -> bool:
     value = data.get(name, default)
     return value if isinstance(value, bool) else default
+
+
+def int_arg(values: Mapping[str, str], name: str, default: int, *, maximum: int = ID_MAX) -> int:
+    """A whole-number query or form value from 1 to `maximum`; absent or empty gives `default`, anything else a 400."""
+    raw = (values.get(name) or "").strip()
+    if not raw:
+        return default
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= len(str(maximum)) and 1 <= int(raw) <= maximum):
+        raise ApiError(
+            "invalid_parameter",
+            _("%(field)s must be a whole number from %(min)d to %(max)d.", field=name, min=1, max=maximum),
+            400,
+        )
+    return int(raw)
+
+
+def is_id(value: Any) -> bool:
+    """Whether a decoded JSON value can be a row id: an integer (not a bool) from 1 to ID_MAX."""
+    return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= ID_MAX
+
+
+class IdConverter(IntegerConverter):
+    """`<int:...>` in every route: 1..ID_MAX, so an id no row can have is a 404 before the database is asked."""
+
+    def __init__(self, url_map: Any, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("min", 1)
+        kwargs.setdefault("max", ID_MAX)
+        super().__init__(url_map, *args, **kwargs)
+
+    def to_python(self, value: str) -> int:
+        if len(value) > len(str(self.max)):  # int() of thousands of digits is slow, and refused past 4300
+            raise ValidationError()
+        return super().to_python(value)
+
+
+def _strings(values: Iterable[tuple[str, Any]]) -> Iterable[str]:
+    for key, value in values:
+        yield key
+        if isinstance(value, str):
+            yield value
+
+
+def refuse_unstorable_input() -> None:
+    """Refuse a NUL or lone surrogate in the path, the query string or a posted form before any route reads it."""
+    sources = [request.args.items(multi=True), (request.view_args or {}).items()]
+    if request.mimetype in FORM_MIMETYPES:
+        sources.append(request.form.items(multi=True))
+    if any(UNSTORABLE.search(text) for source in sources for text in _strings(source)):
+        raise _unstorable()
+
+
+def init_input_checks(app: Flask) -> None:
+    """Bound `<int:...>` route ids and check every request's text; call before the blueprints are registered."""
+    app.url_map.converters["int"] = IdConverter
+    app.before_request(refuse_unstorable_input)

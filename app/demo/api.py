@@ -9,7 +9,9 @@ from flask import Blueprint, jsonify, request
 from flask_limiter.util import get_remote_address
 
 from app.catalog import search
+from app.catalog.schemas import CategoryDetail, DemoVehicle, SearchQuery, SearchResult, Tree
 from app.core import throttle
+from app.core.openapi import documented
 from app.core.security import public
 from app.demo import services
 from app.extensions import limiter
@@ -25,6 +27,7 @@ search_throttle = limiter.limit(
 
 
 @bp.get("/vehicle")
+@documented(DemoVehicle, errors=(404,), public=True, summary="The demo vehicle")
 @public
 @demo_throttle
 def vehicle():  # noqa: ANN201
@@ -32,6 +35,7 @@ def vehicle():  # noqa: ANN201
 
 
 @bp.get("/categories/tree")
+@documented(Tree, errors=(404,), public=True, summary="The demo vehicle's root categories")
 @public
 @demo_throttle
 def tree():  # noqa: ANN201
@@ -39,6 +43,7 @@ def tree():  # noqa: ANN201
 
 
 @bp.get("/categories/search")
+@documented(SearchResult, query=SearchQuery, errors=(404,), public=True)
 @public
 @demo_throttle
 @search_throttle
@@ -49,6 +54,7 @@ def search_route():  # noqa: ANN201
 
 
 @bp.get("/categories/<int:category_id>")
+@documented(CategoryDetail, errors=(404,), public=True, summary="A category of the demo vehicle")
 @public
 @demo_throttle
 def category(category_id: int):  # noqa: ANN201
@@ -57,6 +63,7 @@ def category(category_id: int):  # noqa: ANN201
 
 
 @bp.get("/categories/<int:category_id>/children")
+@documented(Tree, errors=(404,), public=True, summary="A category's children in the demo vehicle")
 @public
 @demo_throttle
 def children(category_id: int):  # noqa: ANN201

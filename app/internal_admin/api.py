@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from flask import jsonify
 
+from app.core.openapi import INTERNAL, documented
 from app.internal_admin.guard import InternalBlueprint, log_action, read_actor
+from app.internal_admin.schemas import ActorBody, CacheCleared, InternalHeaders, VehicleDeleted
 from app.vehicles import admin as vehicles_admin
 from app.vehicles.decode import normalize_vin
 
@@ -12,6 +14,15 @@ bp = InternalBlueprint("internal_admin_api", __name__)
 
 
 @bp.post("/vehicles/<vin>/cache-clear")
+@documented(
+    CacheCleared,
+    body=ActorBody,
+    headers=InternalHeaders,
+    errors=(401,),
+    security=INTERNAL,
+    public=True,
+    summary="Clear a VIN's resolve cache and lock",
+)
 def clear_vehicle_cache(vin: str):
     vin = normalize_vin(vin)
     actor, _body = read_actor()
@@ -21,6 +32,15 @@ def clear_vehicle_cache(vin: str):
 
 
 @bp.delete("/vehicles/<vin>")
+@documented(
+    VehicleDeleted,
+    body=ActorBody,
+    headers=InternalHeaders,
+    errors=(401, 404),
+    security=INTERNAL,
+    public=True,
+    summary="Delete a decoded vehicle and every link to it",
+)
 def delete_vehicle(vin: str):
     vin = normalize_vin(vin)
     actor, _body = read_actor()

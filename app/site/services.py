@@ -3,18 +3,14 @@
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
 
 import sqlalchemy as sa
 
-from app.core.db import utcnow
-from app.core.tasks import last_heartbeat
+from app.core.redis_store import UNAVAILABLE
+from app.core.worker_beat import worker_state
 from app.extensions import db, redis_store
 
 log = logging.getLogger(__name__)
-
-# The scheduler enqueues the heartbeat every minute; a few missed beats mean no worker is draining the queues.
-HEARTBEAT_STALE_AFTER = timedelta(minutes=5)
 
 
 def _database_ok() -> bool:
@@ -28,26 +24,25 @@ def _database_ok() -> bool:
 
 
 def _redis_ok() -> bool:
+    """Ask Redis itself on every call (never a remembered outage), so health sees it return at once."""
     try:
-        return bool(redis_store.client.ping())
-    except Exception:  # noqa: BLE001 - any failure to answer means unreachable
-        log.warning("health: redis unreachable", exc_info=True)
+        return redis_store.ping()
+    except Exception as error:  # noqa: BLE001 - any failure to answer means unreachable
+        log.warning("health: redis unreachable: %s", error)
         return False
 
 
 def _worker_state() -> str:
     try:
-        beat = last_heartbeat()
-    except Exception:  # noqa: BLE001 - Redis already reported as down
-        return "unknown"
-    if beat is None:
-        return "unknown"
-    return "ok" if utcnow() - beat <= HEARTBEAT_STALE_AFTER else "stale"
+        return worker_state(redis_store.client)
+    except UNAVAILABLE:
+        return "unknown"  # Redis went away between the ping and this read
 
 
 def health_report() -> dict[str, str]:
-    """Report database and Redis reachability; the worker's heartbeat is informational."""
+    """Report database and Redis reachability (503 when either is down); the worker's state is informational."""
     database = "ok" if _database_ok() else "down"
     redis_state = "ok" if _redis_ok() else "down"
     overall = "ok" if database == redis_state == "ok" else "degraded"
-    return {"status": overall, "database": database, "redis": redis_state, "worker": _worker_state()}
+    worker = _worker_state() if redis_state == "ok" else "unknown"
+    return {"status": overall, "database": database, "redis": redis_state, "worker": worker}

@@ -67,9 +67,13 @@ def timed(source: str, lookup: Callable[[], list[Car]], failures: tuple[type[Exc
     return result_from_cars(source, cars, int((time.monotonic() - started) * 1000))
 
 
+# Told, with the reason, each time an attempt failed and the source tries again (the race lets others join then).
+RetryListener = Callable[[str], None]
+
+
 class VinSource(Protocol):
-    """What the decode engine needs of a source."""
+    """What the decode engine needs of a source; `on_retry` hears of each failed attempt that another follows."""
 
     name: str
 
-    def lookup_vin(self, vin: str) -> LookupResult: ...
+    def lookup_vin(self, vin: str, on_retry: RetryListener | None = None) -> LookupResult: ...

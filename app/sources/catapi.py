@@ -17,7 +17,7 @@ from typing import Any, Generic, TypeVar
 
 import requests
 
-from app.sources.base import Car, LookupResult, timed
+from app.sources.base import Car, LookupResult, RetryListener, timed
 
 log = logging.getLogger(__name__)
 
@@ -183,11 +183,11 @@ class CatapiSource:
 
     # --- the VinSource side --------------------------------------------------------------------------------------
 
-    def lookup_vin(self, vin: str) -> LookupResult:
-        return timed(self.name, lambda: self.cars_for_vin(vin), (CatapiError,))
+    def lookup_vin(self, vin: str, on_retry: RetryListener | None = None) -> LookupResult:
+        return timed(self.name, lambda: self.cars_for_vin(vin, on_retry), (CatapiError,))
 
-    def cars_for_vin(self, vin: str) -> list[Car]:
-        payload, _ = self._get("/car/info", {"q": vin})
+    def cars_for_vin(self, vin: str, on_retry: RetryListener | None = None) -> list[Car]:
+        payload, _ = self._get("/car/info", {"q": vin}, on_retry)
         return [_car(item) for item in _expect_list(payload)]
 
     # --- browsing ------------------------------------------------------------------------------------------------
@@ -234,7 +234,9 @@ class CatapiSource:
 
     # --- transport -----------------------------------------------------------------------------------------------
 
-    def _get(self, path: str, params: dict[str, Any] | None = None) -> tuple[Any, int]:
+    def _get(
+        self, path: str, params: dict[str, Any] | None = None, on_retry: RetryListener | None = None
+    ) -> tuple[Any, int]:
         """The decoded JSON body and X-Total-Count (0 when absent), trying the proxies in turn."""
         last_error: Exception | None = None
         for attempt in range(1, self.settings.attempts + 1):
@@ -244,6 +246,8 @@ class CatapiSource:
             except _RetryableError as error:
                 last_error = error
                 log.info("catapi %s via %s failed (attempt %d): %s", path, base_url, attempt, error)
+                if on_retry is not None and attempt < self.settings.attempts:
+                    on_retry(str(error))
         raise CatapiUnavailableError(f"{path} failed after {self.settings.attempts} attempts: {last_error}")
 
     def _get_once(self, base_url: str, path: str, params: dict[str, Any] | None) -> tuple[Any, int]:

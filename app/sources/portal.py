@@ -22,7 +22,7 @@ from urllib.parse import urljoin, urlsplit
 import requests
 from bs4 import BeautifulSoup, Tag
 
-from app.sources.base import Car, LookupResult, Outcome, timed
+from app.sources.base import Car, LookupResult, Outcome, RetryListener, timed
 from app.sources.wmi import DEFAULT_PORTAL_SUSPENDED, identify
 
 log = logging.getLogger(__name__)
@@ -151,7 +151,7 @@ class PortalSource:
 
     # --- the VinSource side --------------------------------------------------------------------------------------
 
-    def lookup_vin(self, vin: str) -> LookupResult:
+    def lookup_vin(self, vin: str, on_retry: RetryListener | None = None) -> LookupResult:  # noqa: ARG002 - no retries
         info = identify(vin)
         if info is None or not info.routed_to_portal(self.settings.suspended):
             return LookupResult(self.name, Outcome.NONE)

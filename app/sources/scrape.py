@@ -22,7 +22,7 @@ from typing import Any
 import requests
 from bs4 import BeautifulSoup, Tag
 
-from app.sources.base import Car, LookupResult, timed
+from app.sources.base import Car, LookupResult, RetryListener, timed
 
 log = logging.getLogger(__name__)
 
@@ -173,7 +173,7 @@ class ScrapeSource:
 
     # --- the VinSource side --------------------------------------------------------------------------------------
 
-    def lookup_vin(self, vin: str) -> LookupResult:
+    def lookup_vin(self, vin: str, on_retry: RetryListener | None = None) -> LookupResult:  # noqa: ARG002 - no retries
         return timed(self.name, lambda: self.cars_for_vin(vin), (ScrapeError,))
 
     def cars_for_vin(self, vin: str) -> list[Car]:

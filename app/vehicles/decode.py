@@ -6,6 +6,7 @@ history link, query log, saved request) in one transaction, so a decode that end
 
 from __future__ import annotations
 
+import logging
 import re
 import time
 from collections.abc import Callable
@@ -15,6 +16,7 @@ from typing import Any
 import sqlalchemy as sa
 from flask import current_app
 from flask_babel import gettext as _
+from redis.exceptions import RedisError
 
 from app.accounts.models import User
 from app.billing.access import ensure_brand_access
@@ -24,15 +26,22 @@ from app.core.errors import ApiError
 from app.extensions import db, queues, redis_store
 from app.sources import wmi
 from app.sources.base import Car, LookupResult, Outcome
+from app.sources.vin_api import VinApiSettings
 from app.vehicles import sources as source_pool
 from app.vehicles.breaker import CircuitBreaker
-from app.vehicles.cache import ResolveCache
-from app.vehicles.models import QueryLog, UserVehicle, Vehicle, VinRequest
+from app.vehicles.cache import ResolveCache, positive_key
+from app.vehicles.capacity import SLOTS, Taken
+from app.vehicles.models import Vehicle, VinRequest
 from app.vehicles.race import PortalGate, RaceReport, ask_within, run_race
+from app.vehicles.writes import log_and_link
+
+log = logging.getLogger(__name__)
 
 VIN_PATTERN = re.compile(r"[A-HJ-NPR-Z0-9]{17}")  # the VIN alphabet has no I, O or Q
 LOCK_POLL_SECONDS = 0.05
-HISTORY_TOUCH_SECONDS = 60
+# What the fallbacks need once catapi has failed: the public decoder's timeout and a little, at most a quarter of
+# the budget; the race gives up on sources still running that long before the deadline.
+FALLBACK_MARGIN_SECONDS = 0.5
 
 StageListener = Callable[[str, str], None]
 
@@ -81,7 +90,8 @@ class Pick:
 
 @dataclass
 class DecodeAnswer:
-    """kind: vehicle, candidates, unknown, no_catalog, brand_unsupported or aborted."""
+    """kind: vehicle, candidates, unknown, no_catalog, brand_unsupported, aborted, unavailable (no source answered),
+    busy (no decode slot free) or store_down (Redis not answering, so no lock)."""
 
     kind: str
     vehicle: dict[str, Any] | None = None
@@ -146,6 +156,7 @@ class Run:
     on_stage: StageListener
     brand_id: int | None = None
     brand_name: str | None = None
+    redis_down: bool = False
     timings: dict[str, Any] = field(default_factory=dict)
 
     def elapsed_ms(self) -> int:
@@ -166,13 +177,18 @@ def decode(user: User, raw_vin: Any, pick: Pick | None = None, on_stage: StageLi
     answer = None if pick.source else _cached_vehicle(run, cache)
     if answer is None:
         _check_wmi_brand(run)
-        answer = _picked(run, cache, pick) if pick.source else _resolve(run, cache)
+        answer = _within_capacity(run, lambda: _picked(run, cache, pick) if pick.source else _resolve(run, cache))
     return _finish(run, answer)
 
 
 def _cached_vehicle(run: Run, cache: ResolveCache) -> DecodeAnswer | None:
     """The hot path: a cached vehicle, checked against the caller's plan by the brand it carries."""
-    document = cache.positive(run.vin)
+    try:
+        document = cache.positive(run.vin)
+    except RedisError as error:
+        log.warning("decode %s: resolve cache unreadable: %s", run.vin[:3], error)
+        run.redis_down = True
+        return None
     brand_id = (document.get("vehicle") or {}).get("brandId") if document else None
     if brand_id is None:
         return None
@@ -192,11 +208,54 @@ def _check_wmi_brand(run: Run) -> None:
         run.brand_id, run.brand_name = brand.id, brand.name
 
 
+def _within_capacity(run: Run, resolve: Callable[[], DecodeAnswer]) -> DecodeAnswer:
+    """Run a decode past the cache in one of the process's few slots, so hung upstreams cannot hold every server
+    thread; with none free within the queue wait, the decode is refused as busy. Redis failing answers from the
+    database alone."""
+    release_database(db.session)  # nothing may hold the database while we wait for a slot, a lock or an upstream
+    config = current_app.config
+    waited_from = time.monotonic()
+    taken, token = SLOTS.take(
+        int(config["DECODE_MAX_CONCURRENT"]), float(config["DECODE_QUEUE_SECONDS"]), lambda: _answered(run)
+    )
+    if taken is not Taken.SLOT:
+        run.note(slot_wait_ms=int((time.monotonic() - waited_from) * 1000))
+        return resolve() if taken is Taken.ANSWERED else DecodeAnswer("busy")
+    try:
+        return _without_redis(run) if run.redis_down else resolve()
+    except RedisError as error:
+        log.warning("decode %s: redis failed during the decode: %s", run.vin[:3], error)
+        db.session.rollback()
+        return _without_redis(run)
+    finally:
+        SLOTS.give_back(token)
+
+
+def _answered(run: Run) -> bool:
+    """While waiting for a slot: has another request's decode cached this VIN's answer?"""
+    if run.redis_down:
+        return False
+    try:
+        return bool(redis_store.client.exists(positive_key(run.vin)))
+    except RedisError:
+        return False
+
+
+def _without_redis(run: Run) -> DecodeAnswer:
+    """Redis is down: a stored vehicle still answers; a new VIN cannot take its lock, so nothing is decoded."""
+    run.note(redis_down=True)
+    stored = _stored_vehicle(run.vin)
+    if stored is None:
+        return DecodeAnswer("store_down")
+    run.note(cache_source="db_hit")
+    return DecodeAnswer("vehicle", vehicle=vehicle_view(stored), source=stored.source)
+
+
 def _resolve(run: Run, cache: ResolveCache) -> DecodeAnswer:
     """Cache and stored vehicle first, then the negative cache, then one decode per VIN under the lock."""
     answer = _cached(run, cache, "redis_positive", "redis_negative")
     if answer is None:
-        release_database(db.session)  # nothing may hold the database while we wait on the lock or the upstreams
+        release_database(db.session)  # the stored-vehicle read above ends before we wait on the lock or upstreams
     while answer is None:
         lock = cache.try_lock(run.vin, ttl_ms=int((run.deadline - run.started) * 1000) + 5000)
         if lock is not None:
@@ -204,7 +263,7 @@ def _resolve(run: Run, cache: ResolveCache) -> DecodeAnswer:
                 # The holder before us may have finished between our cache check and our lock: read again.
                 return _cached(run, cache, "lock_wait", "lock_wait") or _decode_upstream(run, cache)
             finally:
-                cache.release(lock)
+                _release(cache, lock)
         answer = _wait_for_holder(run, cache)
     return answer
 
@@ -249,11 +308,14 @@ def _decode_upstream(run: Run, cache: ResolveCache) -> DecodeAnswer:
     info = wmi.identify(run.vin)
     breaker = portal_breaker()
     gate = PortalGate(routed=bool(info and info.routed_to_portal(source_pool.suspended_makes(config))), breaker=breaker)
-    report = run_race(run.vin, source_pool.catalog_sources(config), gate, run.deadline, run.on_stage)
+    settle_by = run.deadline - _fallback_reserve(run)
+    report = run_race(run.vin, source_pool.catalog_sources(config), gate, run.deadline, run.on_stage, settle_by)
     _note_race(run, report)
     if report.aborted:
         return _aborted(run)
     answer = _race_answer(report)
+    if answer is None and report.unavailable:
+        return DecodeAnswer("unavailable")  # not cached and no request saved: the next try may find the car
     if answer is None:
         answer = _identify_without_catalog(run)
         if answer.kind == "aborted":
@@ -266,6 +328,19 @@ def _decode_upstream(run: Run, cache: ResolveCache) -> DecodeAnswer:
     if answer.success:
         cache.remember(run.vin, answer.to_cache())
     return answer
+
+
+def _release(cache: ResolveCache, lock: Any) -> None:
+    try:
+        cache.release(lock)
+    except RedisError as error:  # the lock expires by itself (budget + 5 s)
+        log.warning("decode lock %s not released: %s", lock.key, error)
+
+
+def _fallback_reserve(run: Run) -> float:
+    budget = run.deadline - run.started
+    timeout = VinApiSettings.from_config(current_app.config).timeout_seconds
+    return min(timeout + FALLBACK_MARGIN_SECONDS, budget / 4)
 
 
 def _race_answer(report: RaceReport) -> DecodeAnswer | None:
@@ -316,6 +391,10 @@ def _note_race(run: Run, report: RaceReport) -> None:
         portal_circuit_open=report.portal_circuit_open,
         portal_skipped=report.portal_skipped,
     )
+    if report.catapi_failed:
+        run.note(catapi_failed=True)
+    if report.gave_up:
+        run.note(gave_up=sorted(report.gave_up))
 
 
 # --- a chosen candidate -------------------------------------------------------------------------------------------
@@ -410,26 +489,12 @@ def _finish(run: Run, answer: DecodeAnswer) -> DecodeAnswer:
     run.timings.setdefault("candidate_pick", "none")
     new_vehicle = run.timings.pop("new_vehicle", False)
     begin_writes(db.session, durable=False)
-    db.session.execute(
-        sa.insert(QueryLog).values(
-            user_id=run.user_id,
-            vin=run.vin,
-            brand_id=car_brand_id or run.brand_id,
-            source=answer.source,
-            success=answer.success,
-            error_message=None if answer.success else ERROR_LOG_TEXT[answer.kind],
-            response_time_ms=run.elapsed_ms(),
-            timings=run.timings,
-            created_at=utcnow(),
-        )
-    )
-    if vehicle_id is not None and _history_stale(run.user_id, vehicle_id):
-        _link(run.user_id, vehicle_id)
+    log_and_link(db.session.connection(), _log_row(run, answer, car_brand_id), vehicle_id)
     if answer.kind == "no_catalog":
         _save_request(run.user_id, run.vin, answer.identified)
     db.session.commit()
     if new_vehicle and vehicle_id is not None:
-        enqueue_prefetch(vehicle_id)
+        _enqueue_prefetch_or_log(vehicle_id)
     if car_brand_id is not None and car_brand_id != run.brand_id:
         ensure_brand_access(run.user, car_brand_id)  # the WMI did not name our brand; the car does
     return answer
@@ -440,37 +505,32 @@ ERROR_LOG_TEXT = {
     "no_catalog": "identified_no_catalog",
     "brand_unsupported": "brand_unsupported",
     "aborted": "aborted",
+    "unavailable": "sources_unavailable",
+    "busy": "decode_busy",
+    "store_down": "decode_unavailable",
 }
 
 
 def _result_kind(answer: DecodeAnswer) -> str:
     if answer.kind == "candidates":
         return f"{answer.source}_candidates"
-    if answer.kind in ("vehicle", "aborted"):
+    if answer.kind in ("vehicle", "aborted", "unavailable", "busy", "store_down"):
         return answer.kind
     return "unknown"
 
 
-def _history_stale(user_id: Any, vehicle_id: int) -> bool:
-    """Whether the history link is worth writing: a dealer decoding one VIN again and again within a minute moves it
-    to the top once, not on every request."""
-    return bool(redis_store.client.set(history_touch_key(user_id, vehicle_id), "1", nx=True, ex=HISTORY_TOUCH_SECONDS))
-
-
-def history_touch_key(user_id: Any, vehicle_id: int) -> str:
-    return f"history:touched:{user_id}:{vehicle_id}"
-
-
-def _link(user_id: Any, vehicle_id: int) -> None:
-    """Put the vehicle at the top of the user's history (one upsert)."""
-    now = utcnow()
-    db.session.execute(
-        insert_for(db.session, UserVehicle)
-        .values(user_id=user_id, vehicle_id=vehicle_id, last_decoded_at=now)
-        .on_conflict_do_update(
-            index_elements=[UserVehicle.user_id, UserVehicle.vehicle_id], set_={"last_decoded_at": now}
-        )
-    )
+def _log_row(run: Run, answer: DecodeAnswer, car_brand_id: int | None) -> dict[str, Any]:
+    return {
+        "user_id": run.user_id,
+        "vin": run.vin,
+        "brand_id": car_brand_id or run.brand_id,
+        "source": answer.source,
+        "success": answer.success,
+        "error_message": None if answer.success else ERROR_LOG_TEXT[answer.kind],
+        "response_time_ms": run.elapsed_ms(),
+        "timings": run.timings,
+        "created_at": utcnow(),
+    }
 
 
 def _save_request(user_id: Any, vin: str, description: str | None) -> None:
@@ -496,6 +556,13 @@ def portal_breaker() -> CircuitBreaker:
         threshold=int(config["PORTAL_BREAKER_THRESHOLD"]),
         cooldown_seconds=int(config["PORTAL_BREAKER_COOLDOWN_SECONDS"]),
     )
+
+
+def _enqueue_prefetch_or_log(vehicle_id: int) -> None:
+    try:
+        enqueue_prefetch(vehicle_id)
+    except RedisError as error:  # the vehicle stands, committed; only the background walk of its tree is missing
+        log.error("prefetch of new vehicle %s not queued: %s", vehicle_id, error)
 
 
 def enqueue_prefetch(vehicle_id: int) -> None:

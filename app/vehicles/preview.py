@@ -84,8 +84,8 @@ class Preview:
 def preview(raw_vin: Any) -> dict[str, Any]:
     """Say what vehicle a VIN names (brand, model, year, engine, as far as known); refuse a bad or unknown VIN."""
     vin = normalize_vin(raw_vin)
-    client = redis_store.client
-    cached = client.get(cache_key(vin))
+    key = cache_key(vin)
+    cached = redis_store.optional("preview cache read", lambda client: client.get(key), None)
     if cached is not None:
         answer = json.loads(cached)
     else:
@@ -96,7 +96,8 @@ def preview(raw_vin: Any) -> dict[str, Any]:
                 "preview_unavailable", _("The vehicle could not be looked up right now. Please try again shortly."), 503
             )
         answer = found.to_dict()
-        client.set(cache_key(vin), json.dumps(answer), ex=DEGRADED_TTL_SECONDS if degraded else CACHE_TTL_SECONDS)
+        ttl = DEGRADED_TTL_SECONDS if degraded else CACHE_TTL_SECONDS
+        redis_store.optional("preview cache write", lambda client: client.set(key, json.dumps(answer), ex=ttl), None)
     if not answer["known"]:
         raise ApiError(
             "vin_not_recognised", _("This VIN was not recognised, or its brand is not supported. Check the VIN."), 404

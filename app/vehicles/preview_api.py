@@ -6,9 +6,11 @@ from flask import Blueprint, jsonify
 from flask_limiter.util import get_remote_address
 
 from app.core import throttle
+from app.core.openapi import documented
 from app.core.security import public
 from app.extensions import limiter
 from app.vehicles import preview
+from app.vehicles.schemas import Preview, TeaserStats
 
 bp = Blueprint("vehicles_preview_api", __name__, url_prefix="/api/vehicles")
 
@@ -20,6 +22,7 @@ teaser_throttle = limiter.limit(_preview_limit, key_func=get_remote_address, sco
 
 
 @bp.get("/preview/<vin>")
+@documented(Preview, errors=(404, 503), public=True, summary="What vehicle a VIN names, before signing up")
 @public
 @preview_throttle
 def preview_route(vin: str):  # noqa: ANN201
@@ -27,6 +30,7 @@ def preview_route(vin: str):  # noqa: ANN201
 
 
 @bp.get("/<vin>/teaser-stats")
+@documented(TeaserStats, public=True, summary="The size of a VIN's catalog, before signing up")
 @public
 @teaser_throttle
 def teaser_stats(vin: str):  # noqa: ANN201

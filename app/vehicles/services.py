@@ -10,8 +10,8 @@ from flask_babel import gettext as _
 
 from app.accounts.models import User
 from app.core.errors import ApiError
-from app.extensions import db, redis_store
-from app.vehicles.decode import DecodeAnswer, candidate_view, history_touch_key, normalize_vin, vehicle_view
+from app.extensions import db
+from app.vehicles.decode import DecodeAnswer, candidate_view, normalize_vin, vehicle_view
 from app.vehicles.models import UserVehicle, Vehicle, VinRequest
 
 HISTORY_PAGE_SIZE = 20
@@ -34,6 +34,24 @@ def answer_error(answer: DecodeAnswer) -> ApiError | None:
         )
     if answer.kind == "aborted":
         return ApiError("decode_timeout", _("The catalog sources did not answer in time. Please try again."), 504)
+    return _unavailable_error(answer.kind)
+
+
+# Seconds a client is told to wait before trying again (Retry-After), by answer kind.
+RETRY_AFTER_SECONDS = {"busy": 5, "store_down": 15, "unavailable": 30}
+
+
+def _unavailable_error(kind: str) -> ApiError | None:
+    """A decode that could not run now: every source failed, no decode slot was free, or Redis is down."""
+    if kind == "unavailable":
+        message = _("The vehicle catalogs cannot be reached right now. Please try again in a few minutes.")
+        return ApiError("sources_unavailable", message, 503, RETRY_AFTER_SECONDS[kind])
+    if kind == "busy":
+        message = _("Too many VIN searches are running right now. Please try again in a few seconds.")
+        return ApiError("decode_busy", message, 503, RETRY_AFTER_SECONDS[kind])
+    if kind == "store_down":
+        message = _("New VINs cannot be searched right now. Please try again shortly; stored vehicles still open.")
+        return ApiError("decode_unavailable", message, 503, RETRY_AFTER_SECONDS[kind])
     return None
 
 
@@ -73,8 +91,7 @@ def forget(user: User, vehicle_id: int) -> None:
     link = db.session.get(UserVehicle, (user.id, vehicle_id))
     if link is None:
         raise ApiError("vehicle_not_found", _("This vehicle is not in your history."), 404)
-    db.session.delete(link)
-    redis_store.client.delete(history_touch_key(user.id, vehicle_id))  # decoding it again must bring it back
+    db.session.delete(link)  # decoding it again inserts the link anew, at the top
 
 
 def report_vin(user: User, raw_vin: Any, note: str) -> VinRequest:

@@ -7,6 +7,7 @@ picker, or a message. Without JavaScript the POST decodes in the request and ans
 
 from __future__ import annotations
 
+import logging
 import time
 from contextlib import suppress
 from datetime import datetime
@@ -24,13 +25,15 @@ from app.catalog import views as catalog_views
 from app.core import throttle
 from app.core.errors import ApiError, error_response
 from app.core.htmx import vary_on_htmx, wants_fragment
-from app.core.validation import text_field
+from app.core.redis_store import UNAVAILABLE
+from app.core.validation import int_arg, text_field
 from app.extensions import db, limiter, redis_store
 from app.vehicles import background, services
-from app.vehicles.api import read_pick
+from app.vehicles.api import decode_throttle, read_pick
 from app.vehicles.decode import DecodeAnswer, Pick, decode, normalize_vin
 from app.vehicles.progress import STAGES, Progress, ProgressRecord
 
+log = logging.getLogger(__name__)
 bp = Blueprint("vehicles_views", __name__)
 
 STAGE_LABELS = {
@@ -63,7 +66,14 @@ PARAMETER_LABELS = {
 }
 SHOWN_PARAMETERS = {"year", "engine"}
 REPORTABLE = {"vin_not_recognised"}
-RETRYABLE = {"decode_timeout", "decode_expired", "internal_error"}
+RETRYABLE = {
+    "decode_timeout",
+    "decode_expired",
+    "internal_error",
+    "sources_unavailable",
+    "decode_busy",
+    "decode_unavailable",
+}
 INFORMATIVE = {"identified_no_catalog", "brand_unsupported"}  # shown as a notice, not as an error
 PLAN_LIMITED = {"subscription_required", "brand_not_in_plan"}  # the answer links to the plans
 NOTE = _l("Note")
@@ -71,8 +81,8 @@ NOTE = _l("Note")
 STALE_GRACE_SECONDS = 10
 
 
-# Polling every 300 ms from a counter behind one shop address would trip the per-address default limit.
-decode_throttle = limiter.limit("30 per minute", key_func=throttle.user_or_address, scope="vin-decode")
+# Polling every 300 ms from a counter behind one shop address would trip the per-address default limit. Searches
+# share the API's decode budget (decode_throttle).
 poll_throttle = limiter.limit("600 per minute", key_func=throttle.user_or_address, scope="vin-decode-poll")
 
 
@@ -96,7 +106,7 @@ def _answer(result: dict[str, Any] | None, vin: str = "", status: int = 200) -> 
 
 
 def _search_page(vin: str, result: dict[str, Any] | None) -> str:
-    page = max(request.args.get("page", 1, type=int) or 1, 1)
+    page = int_arg(request.args, "page", 1)
     return render_template("vehicles/search.html", vin=vin, result=result, **_history(page))
 
 
@@ -171,6 +181,11 @@ def _expired() -> dict[str, Any]:
     return error_result("", "decode_expired", _("This search is no longer available. Please search the VIN again."))
 
 
+def _progress_unavailable() -> dict[str, Any]:
+    message = _("The progress of this search cannot be shown right now. Please search the VIN again in a moment.")
+    return error_result("", "progress_unavailable", message)
+
+
 def _timed_out(vin: str) -> dict[str, Any]:
     error = services.answer_error(DecodeAnswer("aborted"))
     return error_result(vin, error.code, error.message)
@@ -227,8 +242,13 @@ def start_decode():
     # The request's own work (the events above) is committed before the thread starts, so the two never hold the
     # database at the same time; the after-request commit then finds nothing to do.
     db.session.commit()
-    record = ProgressRecord.create(redis_store.client, str(current_user.id), vin, pick.source)
-    progress = record.read()
+    user_id = str(current_user.id)
+    record = redis_store.optional(
+        "decode progress record", lambda client: ProgressRecord.create(client, user_id, vin, pick.source), None
+    )
+    if record is None:  # Redis does not answer, so there would be nothing to poll: decode within this request
+        return _decode_here(vin, pick)
+    progress = redis_store.optional("decode progress", lambda _client: record.read(), None)
     if progress is None:  # the store dropped the record at once: there would be nothing to poll
         return _answer(_expired(), vin)
     app = current_app._get_current_object()  # type: ignore[attr-defined]
@@ -257,8 +277,16 @@ def _decode_here(vin: str, pick: Pick) -> Response:
         return _answer(error_result(vin, error.code, error.message), vin, error.status)
     _report_outcome(vin, outcome, time.monotonic() - started)
     if outcome["kind"] == "vehicle":
-        return redirect(url_for(".vehicle", vehicle_id=outcome["vehicleId"]), code=303)
+        return _open_vehicle(outcome["vehicleId"])
     return _answer(outcome_result(vin, outcome), vin)
+
+
+def _open_vehicle(vehicle_id: int) -> Response:
+    """Go to the decoded vehicle's page: HTMX is told to load it whole, a plain form post is redirected."""
+    target = url_for(".vehicle", vehicle_id=vehicle_id)
+    if wants_fragment():
+        return vary_on_htmx(Response(_("Opening the vehicle…"), headers={"HX-Redirect": target}))
+    return vary_on_htmx(redirect(target, code=303))
 
 
 @bp.get("/vin/decode/<token>")
@@ -266,7 +294,11 @@ def _decode_here(vin: str, pick: Pick) -> Response:
 def decode_progress(token: str):
     """One poll. While the decode runs this reads only Redis; the outcome is reported to analytics once."""
     record = ProgressRecord.find(redis_store.client, str(current_user.id), token)
-    progress = record.read() if record else None
+    try:
+        progress = record.read() if record else None
+    except UNAVAILABLE:
+        log.warning("decode progress %s unreadable: redis unavailable", token[:6])
+        return _answer(_progress_unavailable(), status=503)
     if record is None or progress is None:
         return _answer(_expired(), status=404)
     if not progress.done:
@@ -275,13 +307,10 @@ def decode_progress(token: str):
             return _answer(_timed_out(progress.vin), progress.vin, 504)
         return _answer(progress_result(progress), progress.vin)
     outcome = progress.outcome or {}
-    if record.claim_report():
+    if redis_store.optional("decode report claim", lambda _client: record.claim_report(), False):
         _report_outcome(progress.vin, outcome, progress.elapsed_seconds())
     if outcome["kind"] == "vehicle":
-        target = url_for(".vehicle", vehicle_id=outcome["vehicleId"])
-        if wants_fragment():
-            return vary_on_htmx(Response(_("Opening the vehicle…"), headers={"HX-Redirect": target}))
-        return vary_on_htmx(redirect(target, code=303))
+        return _open_vehicle(outcome["vehicleId"])
     # 200 even for a refusal: the page itself is fine, and an error status would roll back the analytics event.
     return _answer(outcome_result(progress.vin, outcome), progress.vin)
 
@@ -294,14 +323,22 @@ def report():
         note = text_field(request.form, "note", NOTE, max_length=1000, required=False)
         saved = services.report_vin(current_user, vin, note)
     except ApiError as error:
+        vin = _valid_vin_or_empty(vin)  # the form and the Location header never carry more than a VIN
         if wants_fragment():
             return vary_on_htmx(Response(render_template("vehicles/_report.html", vin=vin, report_error=error.message)))
         flash(error.message, "error")
-        return redirect(url_for(".search", vin=vin), code=303)
+        return redirect(url_for(".search", vin=vin or None), code=303)
     if wants_fragment():
         return vary_on_htmx(Response(render_template("vehicles/_report.html", vin=saved.vin, reported=True)))
     flash(_("Thank you. We saved your report and will look into this VIN."), "success")
     return redirect(url_for(".search", vin=saved.vin), code=303)
+
+
+def _valid_vin_or_empty(raw: str) -> str:
+    try:
+        return normalize_vin(raw)
+    except ApiError:
+        return ""
 
 
 @bp.post("/vin/history/<int:vehicle_id>/delete")
@@ -309,7 +346,7 @@ def forget(vehicle_id: int):
     """Remove a vehicle from the dealer's history; removing one already gone changes nothing."""
     with suppress(ApiError):  # a second click, or another tab removed it first: the list below shows the truth
         services.forget(current_user, vehicle_id)
-    page = max(request.form.get("page", 1, type=int) or 1, 1)
+    page = int_arg(request.form, "page", 1)
     if wants_fragment():
         return vary_on_htmx(Response(render_template("vehicles/_history.html", **_history(page))))
     flash(_("The vehicle was removed from your history."), "success")

@@ -1,5 +1,7 @@
 """Analytics events reach PostHog through the real SDK, only after the transaction commits."""
 
+import threading
+
 import pytest
 
 from app.analytics.services import capture
@@ -38,3 +40,13 @@ def test_without_a_key_nothing_is_sent(make_app, posthog):
         db.session.commit()
 
     assert posthog.events == []
+
+
+def test_without_a_key_no_posthog_client_runs(make_app):
+    def posthog_threads() -> set:
+        return {thread for thread in threading.enumerate() if type(thread).__module__.startswith("posthog")}
+
+    before = posthog_threads()
+    make_app(POSTHOG_API_KEY="")
+
+    assert posthog_threads() - before == set()

@@ -5,6 +5,9 @@ import socket
 import pytest
 
 from app.core.tasks import heartbeat
+from app.core.worker_beat import BEATS_KEY, FRESH_SECONDS, WorkerBeat
+from app.extensions import redis_store
+from tests.support.processes import wait_until
 
 
 def test_health_is_ok_when_database_and_redis_answer(client):
@@ -15,13 +18,34 @@ def test_health_is_ok_when_database_and_redis_answer(client):
     assert body["status"] == "ok"
     assert body["database"] == "ok"
     assert body["redis"] == "ok"
-    assert body["worker"] == "unknown"
+    assert body["worker"] == "down"  # no worker process has beaten
 
 
-def test_health_reports_a_recent_worker_heartbeat(client):
+def test_health_reports_a_running_worker_at_once_and_its_sign_off_at_once(client):
+    store = redis_store.client
+    beat = WorkerBeat(lambda: store, name="test-host:1").start()
+    try:
+        wait_until(lambda: client.get("/api/health").get_json()["worker"] == "ok", 2, "the first beat counts")
+    finally:
+        beat.stop()
+
+    assert client.get("/api/health").get_json()["worker"] == "down"
+
+
+def test_health_says_stale_once_the_last_beat_is_older_than_five_seconds(client):
+    seconds, _micros = redis_store.client.time()
+    redis_store.client.zadd(BEATS_KEY, {"crashed-host:1": seconds - FRESH_SECONDS - 1})
+
+    assert client.get("/api/health").get_json()["worker"] == "stale"
+
+    redis_store.client.zadd(BEATS_KEY, {"other-host:2": seconds})
+    assert client.get("/api/health").get_json()["worker"] == "ok"  # any worker beating is enough
+
+
+def test_the_scheduled_heartbeat_job_is_not_what_health_waits_for(client):
     heartbeat()
 
-    assert client.get("/api/health").get_json()["worker"] == "ok"
+    assert client.get("/api/health").get_json()["worker"] == "down"
 
 
 def _closed_port() -> int:

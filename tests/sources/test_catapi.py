@@ -123,6 +123,29 @@ def test_a_failing_proxy_is_skipped(source, upstream):  # noqa: ANN001
     assert [(call.server, call.status) for call in api_calls(upstream)] == [("proxy-0", 502), ("proxy-1", 200)]
 
 
+def test_each_failed_attempt_that_another_follows_is_told_at_once(source, upstream):  # noqa: ANN001
+    """The decode race lets the portal join on the first failed attempt, not after every retry."""
+    upstream.faults = CatapiFaults(failing_proxies=frozenset({0, 1}))
+    told: list[tuple[str, int]] = []
+
+    result = source.lookup_vin(
+        sandbox.VIN_GOLF, on_retry=lambda reason: told.append((reason, len(api_calls(upstream))))
+    )
+
+    assert result.outcome is Outcome.ONE
+    assert told == [("HTTP 502", 1), ("HTTP 502", 2)]  # each told before the next attempt went out
+
+
+def test_the_last_failed_attempt_is_not_told_as_a_retry(source, upstream):  # noqa: ANN001
+    upstream.faults = CatapiFaults(failing_proxies=frozenset({0, 1, 2}))
+    told: list[str] = []
+
+    result = source.lookup_vin(sandbox.VIN_GOLF, on_retry=told.append)
+
+    assert result.outcome is Outcome.FAILURE
+    assert len(told) == 2  # three attempts (two retries): the third failure ends the lookup instead
+
+
 def test_a_refusing_proxy_is_skipped(upstream):  # noqa: ANN001
     with CatapiSource(settings_for(upstream, [closed_port_url(), upstream.urls[0]])) as adapter:
         assert adapter.lookup_vin(sandbox.VIN_GOLF).outcome is Outcome.ONE

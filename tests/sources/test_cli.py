@@ -84,3 +84,21 @@ def test_check_asks_the_web_catalog_when_it_is_configured(app, runner, vpic, mon
 
     assert re.search(r"scrape\s+one\s+\d+ ms", clio.output), clio.output
     assert "Renault Clio" in clio.output
+
+
+def test_check_without_settings_asks_the_sandboxes_make_run_uses_and_never_the_internet(app, runner, monkeypatch):
+    from app.config import VPIC_PUBLIC_URL
+
+    unset = {"CATAPI_BASE_URLS": "", "SCRAPE_BASE_URL": "", "PORTAL_BASE_URL": "", "VPIC_BASE_URL": VPIC_PUBLIC_URL}
+    for name, value in unset.items():
+        monkeypatch.delenv(name, raising=False)
+        monkeypatch.setitem(app.config, name, value)
+
+    result = runner.invoke(args=["sources", "check", "WVWZZZAUZHW100001"])
+
+    assert result.exit_code == 0, result.output
+    assert "sandbox    catapi, scrape, portal, vpic" in result.output
+    assert re.search(r"catapi\s+one\s+\d+ ms", result.output), result.output
+    assert re.search(r"vin_api\s+\w+\s+\d+ ms", result.output), result.output
+    assert "failure" not in result.output  # the _no_network guard turns any call to the real vPIC into a failure
+    assert {name: app.config[name] for name in unset} == unset  # the app's settings are left as they were

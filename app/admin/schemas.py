@@ -1,0 +1,106 @@
+"""What the admin routes read and answer, for the OpenAPI document (the routes check their input themselves)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field
+
+from app.auth.schemas import UserOut
+from app.core.openapi import ApiModel
+from app.vehicles.schemas import VIN_HELP, VIN_PATTERN
+
+
+class CreateUserBody(ApiModel):
+    email: str = Field(max_length=254)
+    name: str = Field(max_length=100)
+    password: str = Field(max_length=128)
+    role: str | None = Field(None, max_length=20, examples=["user", "admin"])
+
+
+class CreatedUser(ApiModel):
+    user: UserOut
+
+
+class ServiceTestBody(ApiModel):
+    vin: str = Field(pattern=VIN_PATTERN, description=VIN_HELP)
+    source: str = Field(max_length=20, examples=["catapi", "scrape", "portal", "vin_api", "wmi", "chain"])
+
+
+class SourceReport(ApiModel):
+    source: str
+    success: bool
+    outcome: str = Field(examples=["one", "candidates", "none", "failure", "timeout", "not_configured"])
+    data: Any = Field(description="The cars found, or for wmi what the table knows (null when unknown).")
+    error: str | None
+    elapsed_ms: int
+
+
+class ServiceTestResult(ApiModel):
+    vin: str
+    source: str
+    results: list[SourceReport]
+
+
+class CopyLogQuery(ApiModel):
+    user: str = Field("", description="A user id, or part of an e-mail (any case).")
+    vehicle_id: int | None = Field(None, ge=1)
+    code: str = Field("", description="Part of the OEM code; separators are ignored.")
+    from_: str = Field("", alias="from", description="YYYY-MM-DD, an Istanbul day, included.")
+    to: str = Field("", description="YYYY-MM-DD, an Istanbul day, included.")
+    page: int = Field(1, ge=1)
+    page_size: int = Field(50, ge=1, le=100)
+
+
+class CopyUser(ApiModel):
+    id: str
+    email: str | None
+    name: str | None
+
+
+class CopyVehicle(ApiModel):
+    id: int
+    vin: str | None
+    brand: str | None
+    model: str | None
+
+
+class CopyPart(ApiModel):
+    id: int
+    name: str | None
+
+
+class CopyLogItem(ApiModel):
+    id: int
+    oem_code: str
+    created_at: str
+    user: CopyUser | None
+    vehicle: CopyVehicle | None
+    part: CopyPart | None
+
+
+class CopyLogPage(ApiModel):
+    items: list[CopyLogItem]
+    page: int
+    page_size: int
+    total: int
+    has_more: bool
+
+
+class TopCodesQuery(ApiModel):
+    days: int = Field(30, ge=1, le=365)
+    limit: int = Field(20, ge=1, le=100)
+
+
+class TopCode(ApiModel):
+    oem_code: str
+    copies: int
+    users: int
+    last_copied_at: str
+    part_name: str | None
+
+
+class TopCodes(ApiModel):
+    days: int
+    since: str
+    items: list[TopCode]

@@ -1,0 +1,112 @@
+"""What the subscription and payment routes read and answer, for the OpenAPI document (the routes check their input
+themselves)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field, RootModel
+
+from app.core.openapi import ApiModel
+
+BRAND_IDS_HELP = "Brand ids: as many as the plan's brandCount (none for Full)."
+
+
+class PlanChoiceBody(ApiModel):
+    plan_key: str = Field(max_length=32, examples=["single"])
+    billing_period: str = Field(max_length=10, examples=["monthly", "yearly"])
+    brand_ids: list[int] = Field(default_factory=list, description=BRAND_IDS_HELP)
+
+
+class DowngradeBody(ApiModel):
+    plan_key: str = Field(max_length=32, examples=["single"])
+    brand_ids: list[int] = Field(default_factory=list, description=BRAND_IDS_HELP)
+
+
+class Prices(ApiModel):
+    monthly: int = Field(description="In kuruş.")
+    yearly: int = Field(description="In kuruş.")
+
+
+class PlanOut(ApiModel):
+    key: str
+    name: str
+    brand_count: int
+
+
+class PlanOffer(PlanOut):
+    is_full: bool
+    prices: Prices
+    monthly_equivalent_of_yearly: int
+
+
+class Plans(ApiModel):
+    plans: list[PlanOffer]
+
+
+class BrandOut(ApiModel):
+    id: int
+    name: str
+
+
+class BrandOffer(BrandOut):
+    slug: str
+
+
+class Brands(ApiModel):
+    brands: list[BrandOffer]
+
+
+class ScheduledChange(ApiModel):
+    plan: PlanOut
+    brand_ids: list[int]
+    effective_date: str | None
+
+
+class SubscriptionOut(ApiModel):
+    id: str
+    status: str
+    plan: PlanOut
+    billing_period: str
+    start_date: str | None
+    end_date: str | None
+    cancelled_at: str | None
+    brands: list[BrandOut]
+    scheduled_change: ScheduledChange | None
+
+
+class MaybeSubscription(RootModel[SubscriptionOut | None]):
+    """The live subscription, else the pending one, else the latest; null when there was never one."""
+
+
+class CheckoutOut(ApiModel):
+    url: str = Field(description="The hosted checkout page: send the browser there.")
+
+
+class WebhookHeaders(ApiModel):
+    stripe_signature: str = Field(alias="Stripe-Signature", description="The provider's signature over the raw body.")
+
+
+class WebhookEvent(RootModel[dict[str, Any]]):
+    """A card-provider event, exactly as the provider signed it."""
+
+
+class WebhookReceived(ApiModel):
+    received: bool
+
+
+class PaymentItem(ApiModel):
+    id: str
+    plan_name: str | None
+    status: str
+    method: str
+    amount: int = Field(description="In kuruş.")
+    currency: str
+    billing_period: str | None
+    created_at: str
+    paid_at: str | None
+    has_card_receipt: bool
+
+
+class Receipt(ApiModel):
+    receipt_url: str | None

@@ -1,0 +1,137 @@
+"""What the catalog routes (signed-in and demo) read and answer, for the OpenAPI document."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from app.core.openapi import ApiModel
+
+
+class SearchQuery(ApiModel):
+    q: str = Field(max_length=100, description="1 to 100 characters: words of a part or group name, or an OEM code.")
+
+
+class Named(ApiModel):
+    id: int
+    name: str
+
+
+class CategoryOut(ApiModel):
+    id: int
+    parent_id: int | None
+    external_id: str
+    name: str
+    unavailable: bool
+    remark: str | None
+    model_codes: list[str]
+    presel: bool
+    leaf: bool
+    illustration_code: str | None
+    thumbnail: str | None = Field(description="A leaf child's stored picture.")
+
+
+class ReferenceOut(ApiModel):
+    code: str
+    category_id: int | None = Field(description="Null while the picture's category is not stored.")
+
+
+class PartOut(ApiModel):
+    id: int
+    oem_code: str
+    name: str
+    label: str
+    position: str | None
+    unavailable: bool
+    remark: str | None
+    model_codes: list[str]
+    reference: ReferenceOut | None
+
+
+class Hotspot(ApiModel):
+    position: str | None
+    x1: int
+    y1: int
+    x2: int
+    y2: int
+
+
+class SchemaPictureOut(ApiModel):
+    image_url: str
+    width: int
+    height: int
+    hotspots: list[Hotspot]
+
+
+class Tree(ApiModel):
+    categories: list[CategoryOut]
+    load_error: bool = Field(description="True only when the upstream failed and nothing is stored.")
+
+
+class CategoryDetail(ApiModel):
+    category: CategoryOut
+    children: list[CategoryOut]
+    parts: list[PartOut]
+    schema_: SchemaPictureOut | None = Field(alias="schema")
+    ancestors: list[Named] = Field(description="Root to parent.")
+    load_error: bool
+
+
+class Progress(ApiModel):
+    groups: int
+    groups_drilled: int
+    leaves: int
+    leaves_fetched: int
+    percent: int
+    done: bool
+
+
+class ReferenceTarget(ApiModel):
+    code: str
+    category_id: int
+
+
+class SearchCategory(ApiModel):
+    id: int
+    parent_id: int | None
+    name: str
+    leaf: bool
+    illustration_code: str | None
+    unavailable: bool
+    name_match: bool
+    hits: int
+    ancestors: list[Named]
+
+
+class SearchPart(PartOut):
+    leaf: Named
+    breadcrumb: list[Named]
+
+
+class SearchResult(ApiModel):
+    query: str
+    categories: list[SearchCategory]
+    parts: list[SearchPart]
+    part_count: int
+    truncated: bool
+    tree_incomplete: bool
+
+
+class Copied(ApiModel):
+    status: bool
+    oem_code: str
+
+
+class StoredCounts(ApiModel):
+    categories: int
+    parts: int
+    schema_pictures: int
+
+
+class DemoVehicle(ApiModel):
+    id: int
+    brand_name: str
+    model: str
+    year: int | None
+    engine: str | None
+    vin: str = Field(description="The WMI (first 3 characters), the rest masked with *.")
+    counts: StoredCounts

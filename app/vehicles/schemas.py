@@ -1,0 +1,99 @@
+"""What the /api/vehicles routes read and answer, for the OpenAPI document (the routes check their input
+themselves)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import Field, RootModel
+
+from app.core.openapi import ApiModel
+
+# The canonical form; the routes also accept lower case, spaces and dashes, and ignore them.
+VIN_PATTERN = "^[A-HJ-NPR-Z0-9]{17}$"
+VIN_HELP = "17 characters of the VIN alphabet (no I, O or Q); spaces, dashes and case are ignored."
+
+
+class DecodeBody(ApiModel):
+    vin: str = Field(pattern=VIN_PATTERN, examples=["WVWZZZAUZHW100001"], description=VIN_HELP)
+    catapi_car_id: str | int | None = Field(None, description="A candidate's carId from an earlier catapi answer.")
+    scrape_car_index: int | None = Field(None, ge=0, description="A candidate's index from an earlier scrape answer.")
+
+
+class ReportBody(ApiModel):
+    vin: str = Field(pattern=VIN_PATTERN, description=VIN_HELP)
+    note: str | None = Field(None, max_length=1000)
+
+
+class HistoryQuery(ApiModel):
+    page: int = Field(1, ge=1, description="From 1; 20 vehicles a page.")
+
+
+class VehicleOut(ApiModel):
+    id: int
+    vin: str
+    brand_id: int | None
+    brand_name: str
+    model: str
+    year: int | None
+    engine: str | None
+    source: str
+    raw_data: dict[str, Any] | None
+    created_at: str
+
+
+class HistoryItem(VehicleOut):
+    last_decoded_at: str
+
+
+class History(ApiModel):
+    items: list[HistoryItem]
+    page: int
+    has_more: bool
+
+
+class Candidate(ApiModel):
+    index: int
+    car_id: str
+    brand: str
+    model: str
+    year: int | None
+    engine: str | None
+    criteria: Any = None
+    parameters: dict[str, Any]
+
+
+class DecodedVehicle(ApiModel):
+    result: Literal["vehicle"]
+    vehicle: VehicleOut
+
+
+class DecodeCandidates(ApiModel):
+    result: Literal["candidates"]
+    source: Literal["catapi", "scrape"]
+    candidates: list[Candidate]
+
+
+class DecodeAnswer(RootModel[DecodedVehicle | DecodeCandidates]):
+    """The decoded vehicle, or the candidates to choose from (answer again with catapiCarId or scrapeCarIndex)."""
+
+
+class Reported(ApiModel):
+    status: bool
+    vin: str
+
+
+class Preview(ApiModel):
+    vin: str
+    brand: str | None
+    model: str | None
+    year: int | None
+    engine: str | None
+    known: list[str] = Field(description="The fields this answer fills.")
+    variants: int = Field(description="How many cars matched (0: only the WMI table spoke).")
+
+
+class TeaserStats(ApiModel):
+    categories: int
+    parts: int
+    schema_pictures: int

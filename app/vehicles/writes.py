@@ -1,0 +1,105 @@
+"""The writes every decode makes, as Core statements built once (so compiled once): its query-log row and the
+user's history link. Built per call through the ORM, they cost more than the database's work on the cached path."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
+
+from app.vehicles.models import QueryLog, UserVehicle
+
+HISTORY_TOUCH = timedelta(seconds=60)  # a link moved up more recently than this is left as it is
+
+LOG_INSERT = sa.insert(QueryLog.__table__)
+LOG_COLUMNS = frozenset(
+    ("user_id", "vin", "brand_id", "source", "success", "error_message", "response_time_ms", "timings", "created_at")
+)
+_STATEMENTS: dict[str, Any] = {}  # built on first use
+
+
+def log_and_link(connection: sa.Connection, row: dict[str, Any], vehicle_id: int | None) -> None:
+    """Write the log row and put the vehicle at the top of the user's history; a link moved up less than a minute
+    ago stays as it is, so a dealer decoding one VIN again and again rewrites (and locks) no row."""
+    if vehicle_id is None:
+        connection.execute(LOG_INSERT, row)
+        return
+    now = row["created_at"]
+    # Parameter names that are no column's: an UPDATE would read a column-named parameter as a value to SET.
+    link = {
+        "link_user_id": row["user_id"],
+        "link_vehicle_id": vehicle_id,
+        "now": now,
+        "stale_before": now - HISTORY_TOUCH,
+    }
+    if connection.dialect.name == "postgresql":
+        connection.execute(_statement("postgresql", _postgresql_log_and_link), {**link, **_prefixed(row)})
+        return
+    connection.execute(LOG_INSERT, row)
+    connection.execute(_statement("sqlite", _sqlite_link), link)
+
+
+def _statement(name: str, build: Any) -> Any:
+    if name not in _STATEMENTS:
+        _STATEMENTS[name] = build()
+    return _STATEMENTS[name]
+
+
+def _prefixed(row: dict[str, Any]) -> dict[str, Any]:
+    return {f"log_{key}": value for key, value in row.items()}
+
+
+def _link_values() -> dict[str, Any]:
+    return {
+        "user_id": sa.bindparam("link_user_id"),
+        "vehicle_id": sa.bindparam("link_vehicle_id"),
+        "last_decoded_at": sa.bindparam("now"),
+    }
+
+
+def _stale_before() -> Any:
+    return sa.bindparam("stale_before", type_=UserVehicle.__table__.c.last_decoded_at.type)
+
+
+def _sqlite_link() -> Any:
+    """One upsert: SQLite's transaction holds the database's write lock anyway, so no row lock is at stake."""
+    table = UserVehicle.__table__
+    insert = sqlite.insert(table)
+    return insert.values(_link_values()).on_conflict_do_update(
+        index_elements=[table.c.user_id, table.c.vehicle_id],
+        set_={"last_decoded_at": insert.excluded.last_decoded_at},
+        where=table.c.last_decoded_at < _stale_before(),
+    )
+
+
+def _postgresql_log_and_link() -> Any:
+    """One statement, one round trip: the log row and a stale link's move as data-modifying CTEs, then the link's
+    insert that does nothing when it exists. An upsert would lock the link's row even when it is fresh, so one
+    dealer's concurrent decodes of a VIN would queue on it."""
+    table = UserVehicle.__table__
+    moved = (
+        sa.update(table)
+        .where(
+            table.c.user_id == sa.bindparam("link_user_id"),
+            table.c.vehicle_id == sa.bindparam("link_vehicle_id"),
+            table.c.last_decoded_at < _stale_before(),
+        )
+        .values(last_decoded_at=sa.bindparam("now"))
+        .cte("moved")
+    )
+    insert = postgresql.insert(table).values(_link_values())
+    return insert.on_conflict_do_nothing(index_elements=[table.c.user_id, table.c.vehicle_id]).add_cte(
+        _log_cte(), moved
+    )
+
+
+def _log_cte() -> Any:
+    table = QueryLog.__table__
+    columns = [column for column in table.c if column.name in LOG_COLUMNS]
+    return (
+        sa.insert(table)
+        .values({column.name: sa.bindparam(f"log_{column.name}", type_=column.type) for column in columns})
+        .cte("log")
+    )

@@ -1,0 +1,12 @@
+"""gunicorn's settings for `make run` and the docker-compose web service (read from the working folder); flags on the
+command line (bind, workers, threads) come on top."""
+
+# One line per request on stdout: time, client, method, path (never the query string, which may carry a token),
+# status, duration in milliseconds and the request id (app.core.request_id), e.g.
+# [23/Nov/2026:12:00:00 +0300] 127.0.0.1 GET /api/health 200 4ms rid=3f2a...
+accesslog = "-"
+access_log_format = "%(t)s %(h)s %(m)s %(U)s %(s)s %(M)sms rid=%({x-request-id}o)s"
+
+# gunicorn 25+ opens a control socket at one path per user ($XDG_RUNTIME_DIR or ~/.gunicorn/gunicorn.ctl), so two
+# instances (two `make run` in different folders) would share it. Nothing here uses gunicornc: open none.
+control_socket_disable = True

@@ -1,0 +1,474 @@
+"""Bad input answers a 4xx with a readable message and writes nothing, on every route (issue 13, part 3)."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import uuid
+
+import pytest
+import sqlalchemy as sa
+import stripe
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from app.accounts.models import User
+from app.auth.sessions import COOKIE_NAME, create_session, sign
+from app.billing import catalog, seed, stripe_gateway
+from app.core.validation import ID_MAX, JSON_MAX_DEPTH
+from app.extensions import db, redis_store
+from tests.conftest import SITE
+
+INTERNAL_TOKEN = "internal-test-token"
+VIN = "WVWZZZAUZHW100001"
+JSON_METHODS = ("POST", "PUT", "PATCH", "DELETE")
+# Path values for the JSON routes' placeholders, by name; anything else gets a value for its converter.
+PATH_VALUES = {"vin": VIN, "provider": "google", "code": "1K0129620"}
+INVALID_CHARACTERS = "İstekte izin verilmeyen karakterler var (NUL baytı veya bozuk Unicode)."
+
+
+def error_of(response, status: int | None = None) -> dict:  # noqa: ANN001
+    """The JSON error of a refusal, checked for its shape (and status when given)."""
+    assert response.status_code < 500, response.get_data(as_text=True)[:300]
+    if status is not None:
+        assert response.status_code == status, response.get_data(as_text=True)[:300]
+    error = response.get_json()["error"]
+    assert error["code"] and error["message"].strip()
+    return error
+
+
+def post_text(client, path: str, text: str | bytes, method: str = "POST", **kwargs):  # noqa: ANN001, ANN003, ANN201
+    """Send `text` as the JSON body exactly as given (the test client's json= cannot carry a lone surrogate)."""
+    headers = {**SITE, "X-Internal-Token": INTERNAL_TOKEN, **kwargs.pop("headers", {})}
+    return client.open(path, method=method, data=text, content_type="application/json", headers=headers, **kwargs)
+
+
+def user_count() -> int:
+    return db.session.scalar(sa.select(sa.func.count()).select_from(User))
+
+
+def resume(client, user: User) -> None:  # noqa: ANN001
+    """Give `client` a new session of `user` (a session row, not the throttled sign-in route)."""
+    row = create_session(user, persistent=False)
+    db.session.commit()
+    client.set_cookie(COOKIE_NAME, sign(row.id))
+
+
+@pytest.fixture
+def signed_in(client, create_user):  # noqa: ANN001, ANN201
+    """Sign `client` in as a new user; returns the user."""
+
+    def start(**overrides):  # noqa: ANN003, ANN202
+        user = create_user(**overrides)
+        resume(client, user)
+        return user
+
+    return start
+
+
+@pytest.fixture
+def internal_token(app, monkeypatch):  # noqa: ANN001, ANN201
+    monkeypatch.setitem(app.config, "INTERNAL_API_TOKEN", INTERNAL_TOKEN)
+
+
+def json_rules(app) -> list:  # noqa: ANN001
+    """Every /api rule taking a request body, as (path, method)."""
+    adapter = app.url_map.bind("localhost")
+    found = []
+    for rule in app.url_map.iter_rules():
+        for method in sorted(set(rule.methods or ()) & set(JSON_METHODS)):
+            if rule.rule.startswith("/api/"):
+                found.append((adapter.build(rule.endpoint, _path_values(rule), method=method), method))
+    return sorted(found)
+
+
+def _path_values(rule) -> dict:  # noqa: ANN001
+    values = {}
+    for name, converter in rule._converters.items():
+        kind = type(converter).__name__
+        values[name] = PATH_VALUES.get(name, 1 if "Integer" in kind or "Id" in kind else uuid.uuid4())
+    return values
+
+
+# --- session cookie ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("cookie", ["ğüşİ.ı", "İ" * 70, "abc.ŞŞŞŞŞŞŞŞŞŞŞŞŞŞŞŞŞŞŞŞŞŞŞŞŞŞŞŞŞŞŞŞŞŞŞŞŞŞŞŞŞŞŞ", "a" * 4000])
+def test_a_session_cookie_outside_the_signed_alphabet_is_no_session_on_every_route(app, client, cookie):
+    client.set_cookie(COOKIE_NAME, cookie)
+    adapter = app.url_map.bind("localhost")
+    routes = [rule for rule in app.url_map.iter_rules() if "GET" in rule.methods and not rule.arguments]
+
+    statuses = {rule.rule: client.get(adapter.build(rule.endpoint)).status_code for rule in routes}
+
+    assert len(routes) > 20 and not {path: code for path, code in statuses.items() if code >= 500}
+    assert client.get("/api/auth/get-session").get_json() is None
+    assert error_of(client.get("/api/vehicles/history"), 401)["message"] == "Bu işlem için giriş yapmanız gerekiyor."
+    assert client.get("/vin").headers["Location"].startswith("/login")
+
+
+def test_a_well_formed_cookie_still_signs_in(client, signed_in):
+    signed_in(email="bayi@example.com")
+
+    assert client.get("/api/auth/get-session").get_json()["user"]["email"] == "bayi@example.com"
+
+
+# --- lone surrogates ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        '{"name": "Bayi \\ud800", "email": "bayi@example.com", "password": "correct-horse-42"}',
+        '{"name": "Bayi", "email": "bayi\\udfff@example.com", "password": "correct-horse-42"}',
+        b'{"name": "Bayi \xed\xa0\x80", "email": "bayi@example.com", "password": "correct-horse-42"}',  # raw UTF-8
+        '{"name": "Bayi", "email": "bayi@example.com", "password": "correct-horse-42", "\\ud800": 1}',
+    ],
+)
+def test_a_lone_surrogate_anywhere_in_a_json_body_is_refused_and_nothing_is_written(client, body):
+    before = user_count()
+
+    error = error_of(post_text(client, "/api/auth/sign-up/email", body), 400)
+
+    assert error == {"code": "invalid_characters", "message": INVALID_CHARACTERS}
+    assert user_count() == before
+
+
+def test_the_refusal_is_in_english_when_the_client_asks_for_it(client):
+    response = post_text(client, "/api/auth/email-exists", '{"email": "\\ud800"}', headers={"Accept-Language": "en"})
+
+    assert error_of(response, 400)["message"] == (
+        "The request contains characters that are not allowed (a NUL byte or broken Unicode)."
+    )
+
+
+def test_a_lone_surrogate_in_an_account_field_is_refused(client, signed_in):
+    signed_in()
+
+    response = post_text(client, "/api/account/change-password", '{"newPassword": "x\\ud83d-yeni-parola"}')
+
+    assert error_of(response, 400)["code"] == "invalid_characters"
+
+
+# --- deep nesting --------------------------------------------------------------------------------------------------
+
+
+# JSON routes that read no body: they answer as they would to any body.
+NO_BODY = {
+    ("/api/account/connections/google", "DELETE"),
+    ("/api/auth/sign-out", "POST"),
+    ("/api/subscriptions/cancel-pending", "PATCH"),
+    ("/api/subscriptions/trial", "POST"),
+    ("/api/vehicles/1/parts/1/copy", "POST"),
+    ("/api/vehicles/history/1", "DELETE"),
+}
+
+
+@pytest.mark.usefixtures("internal_token")
+@pytest.mark.parametrize("depth", [5_000, 100_000])
+def test_json_nested_thousands_of_levels_deep_is_a_400_on_every_json_route(app, client, signed_in, depth):
+    user = signed_in(role="admin")  # admin routes read their body too
+    deep = "[" * depth + "]" * depth
+    routes = json_rules(app)
+    assert len(routes) > 20 and set(routes) >= NO_BODY
+
+    for path, method in routes:
+        for body in (deep, '{"email": ' + deep + ', "vin": "' + VIN + '"}'):
+            resume(client, user)  # a fresh session each time: the sign-out route ends the one it is sent with
+            response = post_text(client, path, body, method)
+            assert response.status_code < 500, (path, method)
+            if (path, method) not in NO_BODY:
+                assert error_of(response, 400)["code"] in {"invalid_json", "invalid_signature"}, (path, method)
+
+
+def test_the_depth_limit_counts_containers(client):
+    def email_nested(levels: int) -> str:
+        return '{"email": ' + "[" * (levels - 1) + '"a@example.com"' + "]" * (levels - 1) + "}"
+
+    too_deep = error_of(post_text(client, "/api/auth/email-exists", email_nested(JSON_MAX_DEPTH + 1)), 400)
+    deepest = error_of(post_text(client, "/api/auth/email-exists", email_nested(JSON_MAX_DEPTH)), 400)
+
+    assert too_deep["code"] == "json_too_deep"
+    assert too_deep["message"] == f"İstek gövdesi çok derin iç içe geçmiş (en fazla {JSON_MAX_DEPTH} düzey olabilir)."
+    assert deepest["code"] == "invalid_field"  # read, then refused for what it is: not text
+
+
+def test_a_deep_body_on_the_login_form_keys_the_throttle_without_failing(client):
+    deep = "[" * 50_000 + "]" * 50_000
+
+    response = post_text(client, "/api/auth/sign-in/email", deep)
+
+    assert error_of(response, 400)["code"] == "invalid_json"
+
+
+# --- NUL bytes -----------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/demo/categories/search?q=fren%00balata",
+        "/api/vehicles/history?page=1&x=%00",
+        "/api/vehicles/1/categories/references/1K0%00129",
+        "/api/auth/verify-email?token=abc%00def",
+        "/api/vehicles/%00WZZZAUZHW100001/teaser-stats",
+    ],
+)
+def test_a_nul_byte_in_a_query_string_or_path_is_a_json_400(client, signed_in, path):
+    signed_in()
+
+    assert error_of(client.get(path), 400) == {"code": "invalid_characters", "message": INVALID_CHARACTERS}
+
+
+@pytest.mark.parametrize("path", ["/vin?vin=WVW%00", "/vehicles/1/categories/1?part=1&q=%00", "/storage/a%00b.png"])
+def test_a_nul_byte_on_a_page_is_a_turkish_400_page(client, signed_in, path):
+    signed_in()
+
+    response = client.get(path)
+
+    assert response.status_code == 400 and response.mimetype == "text/html"
+    assert INVALID_CHARACTERS in response.get_data(as_text=True)
+
+
+def test_a_nul_byte_in_a_posted_form_is_refused_before_anything_reads_it(client):
+    before = user_count()
+
+    response = client.post("/register", data={"name": "Bayi\x00", "email": "yeni@example.com", "password": "x" * 12})
+
+    assert response.status_code == 400 and INVALID_CHARACTERS in response.get_data(as_text=True)
+    assert user_count() == before
+
+
+@pytest.mark.parametrize("field", ["name", "email", "password"])
+def test_a_nul_byte_in_a_json_text_field_is_refused_and_nothing_is_written(client, field):
+    body = {"name": "Bayi", "email": "yeni@example.com", "password": "correct-horse-42"}
+    body[field] = body[field][:3] + "\x00" + body[field][3:]
+    before = user_count()
+
+    error = error_of(post_text(client, "/api/auth/sign-up/email", json.dumps(body)), 400)
+
+    assert error["code"] == "invalid_characters" and user_count() == before
+
+
+def test_a_nul_byte_in_the_user_agent_is_left_out_of_the_stored_session(client, create_user):
+    user = create_user()
+
+    response = client.post(
+        "/api/auth/sign-in/email",
+        json={"email": user.email, "password": "correct-horse-42"},
+        headers={**SITE, "User-Agent": "Mozilla\x00/5.0"},
+    )
+
+    assert response.status_code == 200
+    from app.auth.models import AuthSession
+
+    assert db.session.scalar(sa.select(AuthSession.user_agent).where(AuthSession.user_id == user.id)) == "Mozilla/5.0"
+
+
+# --- integers out of range -----------------------------------------------------------------------------------------
+
+OUT_OF_RANGE = [str(2**63), str(2**64), str(ID_MAX + 1), "9" * 5000, "0"]
+
+
+@pytest.mark.parametrize("number", OUT_OF_RANGE + ["-1"])
+@pytest.mark.parametrize(
+    ("method", "template"),
+    [
+        ("GET", "/api/vehicles/{}"),
+        ("GET", "/api/vehicles/{}/categories/1"),
+        ("GET", "/api/categories/search/{}"),
+        ("GET", "/api/demo/categories/{}"),
+        ("DELETE", "/api/vehicles/history/{}"),
+        ("POST", "/api/vehicles/1/parts/{}/copy"),
+    ],
+)
+def test_a_path_id_no_row_can_have_is_a_json_404(client, signed_in, method, template, number):
+    signed_in()
+
+    response = client.open(template.format(number), method=method, json={}, headers=SITE)
+
+    assert error_of(response, 404)["code"] == "not_found"
+
+
+@pytest.mark.parametrize("path", ["/vehicles/{}", "/vehicles/1/categories/{}", "/demo/categories/{}"])
+def test_a_page_id_no_row_can_have_is_the_404_page(client, signed_in, path):
+    signed_in()
+
+    response = client.get(path.format(2**63))
+
+    assert response.status_code == 404 and "Sayfa bulunamadı" in response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("page", OUT_OF_RANGE + ["-1", "-9223372036854775809", "abc", "1.5"])
+def test_a_page_number_out_of_range_is_a_400(client, signed_in, page):
+    signed_in()
+
+    api = error_of(client.get(f"/api/vehicles/history?page={page}"), 400)
+    html = client.get(f"/vin?page={page}")
+
+    assert api == {
+        "code": "invalid_parameter",
+        "message": f"page, 1 ile {ID_MAX} arasında bir tam sayı olmalıdır.",
+    }
+    assert html.status_code == 400 and "page, 1 ile" in html.get_data(as_text=True)
+
+
+def test_a_page_number_in_range_still_lists(client, signed_in):
+    signed_in()
+
+    assert client.get(f"/api/vehicles/history?page={ID_MAX}").get_json() == {
+        "items": [],
+        "page": ID_MAX,
+        "hasMore": False,
+    }
+    assert client.get("/api/vehicles/history").get_json()["page"] == 1
+
+
+@pytest.mark.parametrize(
+    "pick",
+    [
+        {"catapiCarId": 2**63},
+        {"catapiCarId": -1},
+        {"catapiCarId": -(2**63) - 1},
+        {"catapiCarId": ""},
+        {"catapiCarId": "x" * 256},
+        {"scrapeCarIndex": 2**63},
+        {"scrapeCarIndex": ID_MAX + 1},
+        {"scrapeCarIndex": -1},
+        {"scrapeCarIndex": True},
+    ],
+)
+def test_a_candidate_pick_out_of_range_is_a_400_before_any_decode(client, signed_in, pick):
+    signed_in()
+
+    response = client.post("/api/vehicles/decode", json={"vin": VIN, **pick}, headers=SITE)
+
+    assert error_of(response, 400)["code"] == "invalid_candidate"
+
+
+# --- /vin/report ---------------------------------------------------------------------------------------------------
+
+
+def report(client, vin: str, note: str = "", headers: dict | None = None):  # noqa: ANN001, ANN201
+    from tests.conftest import csrf_token_from
+
+    token = csrf_token_from(client.get("/vin").get_data(as_text=True))
+    return client.post("/vin/report", data={"csrf_token": token, "vin": vin, "note": note}, headers=headers or {})
+
+
+@pytest.mark.parametrize("vin", ["A" * 5000, "ABC", "WVWZZZAUZHW10000I", "<script>alert(1)</script>" * 50, ""])
+def test_an_invalid_vin_report_is_not_echoed_into_the_redirect(client, signed_in, vin):
+    signed_in()
+
+    response = report(client, vin)
+
+    assert response.status_code == 303 and response.headers["Location"] == "/vin"
+
+
+def test_a_valid_vin_report_refused_for_its_note_echoes_only_the_vin(client, signed_in):
+    signed_in()
+
+    response = report(client, " wvw-zzzauzhw100001 ", note="n" * 1001)
+
+    assert response.status_code == 303 and response.headers["Location"] == f"/vin?vin={VIN}"
+
+
+def test_an_invalid_vin_report_fragment_keeps_no_copy_of_the_input(client, signed_in):
+    signed_in()
+
+    response = report(client, "Z" * 5000, headers={"HX-Request": "true"})
+
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200 and "Z" * 18 not in html
+    assert 'name="vin" value=""' in html
+
+
+# --- property: arbitrary JSON on every JSON route ---------------------------------------------------------------------
+
+NASTY_TEXT = ["\x00", "a\x00b", "\ud800", "x\udfff", "İıŞşĞğ", "", " ", "A" * 300, "trio", "monthly", "admin"]
+NASTY_INTS = [2**63, 2**63 - 1, -(2**63), 2**64, -1, 0, 1, 2, 3, ID_MAX, ID_MAX + 1]
+texts = st.text(st.characters(exclude_categories=()), max_size=30) | st.sampled_from(NASTY_TEXT)
+integers = st.integers() | st.sampled_from(NASTY_INTS)
+scalars = st.none() | st.booleans() | integers | st.floats() | texts
+values = st.recursive(
+    scalars, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(texts, inner, max_size=4), max_leaves=10
+)
+
+
+# A body every JSON route would accept as far as its fields go; the generated ones change or drop a few of them, so
+# they get past the first checks and reach the services. Never the dealer's own e-mail as `confirmation`.
+VALID_BODY = {
+    **{"email": "fuzz@example.com", "password": "correct-horse-42", "name": "Bayi", "rememberMe": True},
+    **{"currentPassword": "correct-horse-42", "newPassword": "yeni-parola-1234", "confirmation": "başka bir şey"},
+    **{"vin": VIN, "note": "Fren balatası", "planKey": "trio", "billingPeriod": "monthly", "planId": 1, "days": 7},
+    **{"role": "user", "source": "wmi", "provider": "google", "founderId": "founder-1", "reason": "destek talebi"},
+    **{"token": "abc", "callbackURL": "/"},
+}
+FIELD_NAMES = sorted({*VALID_BODY, "brandIds", "catapiCarId", "scrapeCarIndex"})
+changes = st.dictionaries(st.sampled_from(FIELD_NAMES) | texts, values, min_size=1, max_size=3)
+drops = st.sets(st.sampled_from(FIELD_NAMES), max_size=3)
+
+
+def route_bodies(brand_ids: list[int]) -> st.SearchStrategy:
+    """The valid body (with real brand ids) with a few fields changed or left out, as JSON text."""
+    base = {**VALID_BODY, "brandIds": brand_ids}
+    return st.builds(
+        lambda changed, dropped: json.dumps({k: v for k, v in {**base, **changed}.items() if k not in dropped}),
+        changes,
+        drops,
+    )
+
+
+junk = (
+    st.dictionaries(texts, values, max_size=4).map(json.dumps)
+    | values.map(json.dumps)
+    | st.integers(JSON_MAX_DEPTH - 2, 3_000).map(lambda n: '{"email": ' + "[" * n + "]" * n + "}")
+    | st.sampled_from(["", "{", "[]", "null", "NaN", '{"brandIds": [1e999]}', '{"a": 1}{"b": 2}'])
+)
+BOUNDED = settings(
+    max_examples=40,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+
+
+@pytest.fixture
+def card_provider(app, stripe_sandbox, monkeypatch):  # noqa: ANN001, ANN201
+    """Point the session app's card client at the Stripe sandbox, so checkouts are made, not refused with a 502."""
+    client = stripe.StripeClient("sk_test_x", base_addresses={"api": stripe_sandbox.url})
+    monkeypatch.setitem(app.extensions, stripe_gateway.EXTENSION_KEY, client)
+
+
+@pytest.mark.usefixtures("internal_token", "upstreams", "card_provider")
+def test_no_json_body_makes_any_json_route_fail(app, client, create_user):
+    seed.brands()
+    seed.plans()
+    db.session.commit()
+    dealer, admin = create_user(), create_user(role="admin")
+    routes = json_rules(app)
+    assert len(routes) > 20 and ("/api/vehicles/decode", "POST") in routes
+
+    bodies = st.one_of(*[route_bodies(sorted(catalog.active_brand_ids())[:3])] * 3, junk)  # mostly near-valid
+
+    for path, method in routes:
+        redis_store.client.flushdb()  # each route starts with fresh rate-limit counters
+        fuzz(client, path, method, admin if path.startswith("/api/admin/") else dealer, bodies)
+
+
+def fuzz(client, path: str, method: str, user: User, bodies: st.SearchStrategy) -> None:  # noqa: ANN001
+    """Send generated bodies to one route as `user`: never a 5xx, and every refusal is the JSON error shape."""
+    addresses = itertools.count()
+
+    @BOUNDED
+    @given(body=bodies)
+    def answers_without_failing(body: str) -> None:
+        resume(client, user)  # a fresh session each time: the sign-out route ends the one it is sent with
+        address = f"10.{next(addresses) % 250}.0.1"  # so the sign-in throttle lets more bodies through
+        response = post_text(client, path, body, method, environ_base={"REMOTE_ADDR": address})
+        assert response.status_code < 500, (path, method, body[:200], response.get_data(as_text=True)[:300])
+        if response.status_code >= 400:
+            error_of(response)
+
+    answers_without_failing()
