@@ -220,15 +220,17 @@ def _within_capacity(run: Run, resolve: Callable[[], DecodeAnswer]) -> DecodeAns
     )
     if taken is not Taken.SLOT:
         run.note(slot_wait_ms=int((time.monotonic() - waited_from) * 1000))
-        return resolve() if taken is Taken.ANSWERED else DecodeAnswer("busy")
-    try:
+    if taken is Taken.BUSY:
+        return DecodeAnswer("busy")
+    try:  # with a slot, or without one when another request's decode answered meanwhile (a cache read)
         return _without_redis(run) if run.redis_down else resolve()
     except RedisError as error:
         log.warning("decode %s: redis failed during the decode: %s", run.vin[:3], error)
         db.session.rollback()
         return _without_redis(run)
     finally:
-        SLOTS.give_back(token)
+        if token is not None:
+            SLOTS.give_back(token)
 
 
 def _answered(run: Run) -> bool:

@@ -11,7 +11,7 @@ from app.billing import seed
 from app.billing.models import Brand, Plan, Subscription
 from app.core.db import utcnow
 from app.extensions import db
-from tests.support.payments import WEBHOOK_SECRET
+from tests.support.payments import WEBHOOK_SECRET, payments_of, sign_in_client, start_checkout
 
 
 class Catalog:
@@ -84,4 +84,20 @@ def card_app(make_app, stripe_sandbox, posthog):  # noqa: ANN001, ANN201
 
 @pytest.fixture
 def card_client(card_app):  # noqa: ANN001, ANN201
+    return card_app.test_client()
+
+
+@pytest.fixture
+def checkout(create_user, card_client, billing_catalog, stripe_sandbox):  # noqa: ANN001, ANN201
+    """A dealer who started a trio checkout; returns (user, the provider's session id)."""
+    user = create_user()
+    sign_in_client(card_client, user.email)
+    assert start_checkout(card_client, billing_catalog, "trio").status_code == 200
+    [payment] = payments_of(user)
+    return user, payment.checkout_session_id
+
+
+@pytest.fixture
+def webhook_client(card_app):  # noqa: ANN001, ANN201
+    """The provider sends no session cookie."""
     return card_app.test_client()

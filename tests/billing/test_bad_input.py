@@ -15,24 +15,9 @@ from app.billing.sandbox import stripe_signature
 from app.core.validation import ID_MAX
 from app.extensions import db
 from tests.conftest import SITE
-from tests.support.payments import WEBHOOK_SECRET, WEBHOOK_URL, payments_of, sign_in_client, start_checkout
+from tests.support.payments import WEBHOOK_SECRET, WEBHOOK_URL, payments_of
 
 OUT_OF_RANGE = [2**63, 2**64, ID_MAX + 1, -1, 0, -(2**63) - 1]
-
-
-@pytest.fixture
-def checkout(create_user, card_client, billing_catalog, stripe_sandbox):  # noqa: ANN001, ANN201
-    """A dealer who started a trio checkout; returns (user, the provider's session id)."""
-    user = create_user()
-    sign_in_client(card_client, user.email)
-    assert start_checkout(card_client, billing_catalog, "trio").status_code == 200
-    [payment] = payments_of(user)
-    return user, payment.checkout_session_id
-
-
-@pytest.fixture
-def webhook_client(card_app):  # noqa: ANN001, ANN201
-    return card_app.test_client()
 
 
 def deliver_raw(client, payload: bytes):  # noqa: ANN001, ANN201

@@ -6,23 +6,7 @@ import sqlalchemy as sa
 from app.billing.models import ProviderEvent, Subscription
 from app.extensions import db
 from tests.conftest import outbox
-from tests.support.payments import WEBHOOK_URL, deliver, payments_of, sign_in_client, start_checkout
-
-
-@pytest.fixture
-def checkout(create_user, card_client, billing_catalog, stripe_sandbox):  # noqa: ANN001, ANN201
-    """A dealer who started a trio checkout; returns (user, the provider's session id)."""
-    user = create_user()
-    sign_in_client(card_client, user.email)
-    assert start_checkout(card_client, billing_catalog, "trio").status_code == 200
-    [payment] = payments_of(user)
-    return user, payment.checkout_session_id
-
-
-@pytest.fixture
-def webhook_client(card_app):  # noqa: ANN001, ANN201
-    """The provider sends no session cookie."""
-    return card_app.test_client()
+from tests.support.payments import WEBHOOK_URL, deliver, payments_of
 
 
 def state(user) -> tuple[str, str]:  # noqa: ANN001

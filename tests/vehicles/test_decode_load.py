@@ -17,7 +17,7 @@ from app.core.db import utcnow
 from app.core.loopback import LoopbackServer
 from app.extensions import db, limiter, redis_store
 from app.sources.sandbox.catalog import VIN_BMW, VIN_CLIO, VIN_GOLF, VIN_HONDA
-from app.vehicles.cache import negative_key
+from app.vehicles.cache import negative_key, positive_key
 from app.vehicles.capacity import SLOTS
 from app.vehicles.models import QueryLog, UserVehicle, Vehicle, VinRequest
 from tests.conftest import PASSWORD, SITE, csrf_token_from
@@ -146,6 +146,30 @@ def test_a_decode_that_finds_no_free_slot_is_refused_as_busy_and_cached_ones_sti
     assert upstreams.vin_calls()["scrape"] == 1  # the Golf's decode only
     assert last_log(VIN_CLIO).error_message == "decode_busy"
     assert cached.status_code == 200
+
+
+def test_a_decode_waiting_for_a_slot_answers_as_soon_as_another_decode_cached_its_vin(
+    app, dealer, decode_vin, upstreams, monkeypatch
+):
+    decode_vin(VIN_GOLF)
+    document = redis_store.client.get(positive_key(VIN_GOLF))
+    redis_store.client.delete(positive_key(VIN_GOLF))  # as if another request were still decoding it
+    monkeypatch.setitem(app.config, "DECODE_QUEUE_SECONDS", 2)
+    _taken, token = SLOTS.take(int(app.config["DECODE_MAX_CONCURRENT"]), 0, lambda: False)
+    _others, other = SLOTS.take(int(app.config["DECODE_MAX_CONCURRENT"]), 0, lambda: False)
+    store = redis_store.client
+    filler = threading.Timer(0.3, lambda: store.set(positive_key(VIN_GOLF), document))
+    filler.start()
+    try:
+        response = decode_vin(VIN_GOLF)
+    finally:
+        filler.join()
+        SLOTS.give_back(token)
+        SLOTS.give_back(other)
+
+    assert response.status_code == 200
+    timings = last_log(VIN_GOLF).timings
+    assert timings["cache_source"] == "redis_positive" and 250 <= timings["slot_wait_ms"] < 2000
 
 
 @pytest.mark.no_isolation
