@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 
 import sqlalchemy as sa
 from flask import Response, current_app
-from sqlalchemy.orm import joinedload
+from sqlalchemy.orm import contains_eager
 
 from app.accounts.models import User
 from app.auth.models import AuthSession
@@ -79,10 +79,17 @@ def find_live_session(cookie_value: str | None) -> AuthSession | None:
     session_id = unsign(cookie_value)
     if session_id is None:
         return None
-    row = db.session.get(AuthSession, session_id, options=[joinedload(AuthSession.user)])  # every request needs both
-    if row is None or row.expires_at <= utcnow():
-        return None
-    return row
+    # Every request needs both rows: one statement built once, and the session's `user` then comes from the identity
+    # map without another query (cheaper than `session.get` with a joined load, which is planned per call).
+    return db.session.scalar(LIVE_SESSION, {"session_id": session_id, "now": utcnow()})
+
+
+LIVE_SESSION = (
+    sa.select(AuthSession)
+    .options(contains_eager(AuthSession.user))
+    .join(AuthSession.user)
+    .where(AuthSession.id == sa.bindparam("session_id"), AuthSession.expires_at > sa.bindparam("now"))
+)
 
 
 def revoke_session(session_id: str) -> None:

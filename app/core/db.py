@@ -14,7 +14,7 @@ from flask_babel import gettext as _
 from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine
-from sqlalchemy.orm import DeclarativeBase, Session
+from sqlalchemy.orm import DeclarativeBase, Session, scoped_session
 
 from app.core.errors import error_response
 
@@ -65,6 +65,8 @@ SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 _write_lock_up_front: ContextVar[bool] = ContextVar("write_lock_up_front", default=False)
 # Whether the current deferred unit has read: a write after a read there is the pattern that fails (see above).
 _unit_has_read: ContextVar[bool] = ContextVar("unit_has_read", default=False)
+# Whether this thread's open SQLite transaction began with the write lock (then a batch of writes needs no new one).
+_holding_write_lock: ContextVar[bool] = ContextVar("holding_write_lock", default=False)
 # Whether this thread is serving a request (between before_request and teardown).
 _serving: ContextVar[bool] = ContextVar("serving", default=False)
 
@@ -169,6 +171,7 @@ def tune_sqlite(engine: Engine, busy_timeout_ms: int) -> None:
     @sa.event.listens_for(engine, "begin")
     def _on_begin(conn):  # noqa: ANN001
         _unit_has_read.set(False)
+        _holding_write_lock.set(_write_lock_up_front.get())
         conn.exec_driver_sql("BEGIN IMMEDIATE" if _write_lock_up_front.get() else "BEGIN")
 
     @sa.event.listens_for(engine, "before_cursor_execute")
@@ -194,6 +197,7 @@ def _report_deferred_write(statement: str) -> None:
 
 def _unit_ended(_session: Session) -> None:
     _unit_has_read.set(False)
+    _holding_write_lock.set(False)
 
 
 sa.event.listen(Session, "after_commit", _unit_ended)
@@ -215,15 +219,22 @@ def release_database(session: Session) -> None:
     take_write_lock_up_front(False)
 
 
+def _in_transaction(session: Session | scoped_session) -> bool:
+    return (session() if isinstance(session, scoped_session) else session).in_transaction()
+
+
 def begin_writes(session: Session, durable: bool = True) -> None:
     """Prepare the session for a batch of writes, using ids kept as plain values.
 
     On SQLite the reads so far are committed and the writes start a transaction that takes the write lock up front
-    (BEGIN IMMEDIATE), waiting for it through busy_timeout instead of failing a read snapshot. On PostgreSQL a
+    (BEGIN IMMEDIATE), waiting for it through busy_timeout instead of failing a read snapshot; a transaction that
+    began with the lock (a writing request's) just goes on. On PostgreSQL a
     non-durable batch (log rows, history links) need not wait for its WAL flush: a crash can lose its last fraction
     of a second, never corrupt anything (SQLite's synchronous=NORMAL is the same trade).
     """
     if session.get_bind().dialect.name == "sqlite":
+        if _holding_write_lock.get() and _in_transaction(session):
+            return
         session.commit()
         take_write_lock_up_front(True)
     elif not durable:

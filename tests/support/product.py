@@ -77,6 +77,9 @@ def running_product(tmp_path: Path, **settings: str) -> Iterator[Product]:
         try:
             _wait_until_serving(product)
             yield product
+        except BaseException:
+            print(f"--- the product's log (last lines) ---\n{product.log()[-8000:]}")  # shown with the failure
+            raise
         finally:
             _stop(process)
 
