@@ -14,7 +14,7 @@ from app.auth.guards import requires_role
 from app.core.errors import ApiError
 from app.core.openapi import documented
 from app.core.validation import json_body, text_field
-from app.vehicles.decode import normalize_vin
+from app.vehicles.answers import normalize_vin
 
 bp = Blueprint("admin_api", __name__, url_prefix="/api/admin")
 

@@ -8,7 +8,7 @@ from app.core.openapi import INTERNAL, documented
 from app.internal_admin.guard import InternalBlueprint, log_action, read_actor
 from app.internal_admin.schemas import ActorBody, CacheCleared, InternalHeaders, VehicleDeleted
 from app.vehicles import admin as vehicles_admin
-from app.vehicles.decode import normalize_vin
+from app.vehicles.answers import normalize_vin
 
 bp = InternalBlueprint("internal_admin_api", __name__)
 

@@ -15,7 +15,8 @@ from app.core.openapi import StatusTrue, documented
 from app.core.validation import ID_MAX, int_arg, json_body, text_field
 from app.extensions import limiter
 from app.vehicles import services
-from app.vehicles.decode import Pick, decode, vehicle_view
+from app.vehicles.answers import Pick, vehicle_view
+from app.vehicles.decode import decode
 from app.vehicles.schemas import DecodeAnswer, DecodeBody, History, HistoryQuery, ReportBody, Reported, VehicleOut
 
 bp = Blueprint("vehicles_api", __name__, url_prefix="/api/vehicles")

@@ -25,7 +25,8 @@ from app.accounts.models import User
 from app.core.errors import HTTP_ERRORS, ApiError
 from app.extensions import db
 from app.vehicles import services
-from app.vehicles.decode import DecodeAnswer, Pick, decode
+from app.vehicles.answers import DecodeAnswer, Pick
+from app.vehicles.decode import decode
 from app.vehicles.progress import ProgressRecord
 
 log = logging.getLogger(__name__)

@@ -7,7 +7,6 @@ history link, query log, saved request) in one transaction, so a decode that end
 from __future__ import annotations
 
 import logging
-import re
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -28,6 +27,7 @@ from app.sources import wmi
 from app.sources.base import Car, LookupResult, Outcome
 from app.sources.vin_api import VinApiSettings
 from app.vehicles import sources as source_pool
+from app.vehicles.answers import DecodeAnswer, Pick, normalize_vin, vehicle_view
 from app.vehicles.breaker import CircuitBreaker
 from app.vehicles.cache import ResolveCache, positive_key
 from app.vehicles.capacity import SLOTS, Taken
@@ -37,7 +37,6 @@ from app.vehicles.writes import log_and_link
 
 log = logging.getLogger(__name__)
 
-VIN_PATTERN = re.compile(r"[A-HJ-NPR-Z0-9]{17}")  # the VIN alphabet has no I, O or Q
 LOCK_POLL_SECONDS = 0.05
 # What the fallbacks need once catapi has failed: the public decoder's timeout and a little, at most a quarter of
 # the budget; the race gives up on sources still running that long before the deadline.
@@ -48,96 +47,6 @@ StageListener = Callable[[str, str], None]
 
 def _ignore(_stage: str, _state: str) -> None:
     return None
-
-
-# --- input -----------------------------------------------------------------------------------------------------
-
-
-def normalize_vin(raw: Any) -> str:
-    """Upper-case `raw` without spaces and dashes, or refuse it with a message that says what is wrong."""
-    if not isinstance(raw, str) or not raw.strip():
-        raise ApiError("invalid_vin", _("Enter the 17-character VIN."), 400)
-    vin = re.sub(r"[\s-]+", "", raw).upper()
-    if len(vin) != 17:
-        raise ApiError("invalid_vin", _("A VIN has 17 characters; this one has %(count)d.", count=len(vin)), 400)
-    if not VIN_PATTERN.fullmatch(vin):
-        raise ApiError("invalid_vin", _("A VIN holds only digits and letters other than I, O and Q."), 400)
-    return vin
-
-
-@dataclass(frozen=True)
-class Pick:
-    """The candidate a client chose from an earlier candidate list."""
-
-    catapi_car_id: str | None = None
-    scrape_car_index: int | None = None
-
-    @property
-    def source(self) -> str | None:
-        if self.catapi_car_id is not None:
-            return "catapi"
-        return "scrape" if self.scrape_car_index is not None else None
-
-    def choose(self, cars: list[Car]) -> Car | None:
-        if self.catapi_car_id is not None:
-            return next((car for car in cars if car.car_id == self.catapi_car_id), None)
-        index = self.scrape_car_index
-        return cars[index] if index is not None and 0 <= index < len(cars) else None
-
-
-# --- the answer --------------------------------------------------------------------------------------------------
-
-
-@dataclass
-class DecodeAnswer:
-    """kind: vehicle, candidates, unknown, no_catalog, brand_unsupported, aborted, unavailable (no source answered),
-    busy (no decode slot free) or store_down (Redis not answering, so no lock)."""
-
-    kind: str
-    vehicle: dict[str, Any] | None = None
-    source: str | None = None
-    cars: list[dict[str, Any]] = field(default_factory=list)
-    identified: str | None = None
-
-    def to_cache(self) -> dict[str, Any]:
-        return {key: value for key, value in asdict(self).items() if value}
-
-    @classmethod
-    def from_cache(cls, document: dict[str, Any]) -> DecodeAnswer:
-        return cls(**document)
-
-    @property
-    def success(self) -> bool:
-        return self.kind in ("vehicle", "candidates")
-
-
-def candidate_view(car: dict[str, Any], index: int) -> dict[str, Any]:
-    """A candidate as the client sees it: the same shape for catapi cars and scrape candidates."""
-    return {
-        "index": index,
-        "carId": car.get("car_id") or str(index),
-        "brand": car["brand"],
-        "model": car["model"],
-        "year": car.get("year"),
-        "engine": car.get("engine"),
-        "criteria": car.get("criteria"),
-        "parameters": car.get("parameters") or {},
-    }
-
-
-def vehicle_view(vehicle: Vehicle) -> dict[str, Any]:
-    return {
-        "id": vehicle.id,
-        "vin": vehicle.vin,
-        "brandId": vehicle.brand_id,
-        "brandName": vehicle.brand_name,
-        "model": vehicle.model,
-        "year": vehicle.year,
-        "engine": vehicle.engine,
-        "source": vehicle.source,
-        "rawData": vehicle.raw_data,
-        "createdAt": vehicle.created_at.isoformat(),
-    }
 
 
 # --- the run -----------------------------------------------------------------------------------------------------

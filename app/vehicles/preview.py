@@ -26,7 +26,8 @@ from app.extensions import db, redis_store
 from app.sources import wmi
 from app.sources.base import Car, LookupResult, Outcome, VinSource
 from app.vehicles import sources as source_pool
-from app.vehicles.decode import normalize_vin, portal_breaker
+from app.vehicles.answers import normalize_vin
+from app.vehicles.decode import portal_breaker
 from app.vehicles.models import Vehicle
 from app.vehicles.race import ask_within
 

@@ -11,7 +11,7 @@ from flask_babel import gettext as _
 from app.accounts.models import User
 from app.core.errors import ApiError
 from app.extensions import db
-from app.vehicles.decode import DecodeAnswer, candidate_view, normalize_vin, vehicle_view
+from app.vehicles.answers import DecodeAnswer, candidate_view, normalize_vin, vehicle_view
 from app.vehicles.models import UserVehicle, Vehicle, VinRequest
 
 HISTORY_PAGE_SIZE = 20

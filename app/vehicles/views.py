@@ -29,8 +29,9 @@ from app.core.redis_store import UNAVAILABLE
 from app.core.validation import int_arg, text_field
 from app.extensions import db, limiter, redis_store
 from app.vehicles import background, services
+from app.vehicles.answers import DecodeAnswer, Pick, normalize_vin
 from app.vehicles.api import decode_throttle, read_pick
-from app.vehicles.decode import DecodeAnswer, Pick, decode, normalize_vin
+from app.vehicles.decode import decode
 from app.vehicles.progress import STAGES, Progress, ProgressRecord
 
 log = logging.getLogger(__name__)

@@ -11,8 +11,8 @@ import sqlalchemy as sa
 from app.extensions import db, redis_store
 from app.sources.sandbox.catalog import VIN_BMW, VIN_CLIO, VIN_COROLLA, VIN_GOLF, VIN_HONDA, VIN_UNKNOWN
 from app.sources.sandbox.scrape_server import VIN_SCRAPE_SEVERAL
+from app.vehicles.answers import vehicle_view
 from app.vehicles.cache import ResolveCache, negative_key, positive_key
-from app.vehicles.decode import vehicle_view
 from app.vehicles.models import QueryLog, UserVehicle, Vehicle, VinRequest
 
 VIN_MERCEDES = "WDD2050421F000006"  # a make whose VIN identification the portal has suspended

@@ -1,0 +1,106 @@
+"""What a decode takes and gives: the VIN, a chosen candidate, the answer, and how vehicles and candidates look to
+the client."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from flask_babel import gettext as _
+
+from app.core.errors import ApiError
+from app.sources.base import Car
+from app.vehicles.models import Vehicle
+
+VIN_PATTERN = re.compile(r"[A-HJ-NPR-Z0-9]{17}")  # the VIN alphabet has no I, O or Q
+
+
+# --- input -----------------------------------------------------------------------------------------------------
+
+
+def normalize_vin(raw: Any) -> str:
+    """Upper-case `raw` without spaces and dashes, or refuse it with a message that says what is wrong."""
+    if not isinstance(raw, str) or not raw.strip():
+        raise ApiError("invalid_vin", _("Enter the 17-character VIN."), 400)
+    vin = re.sub(r"[\s-]+", "", raw).upper()
+    if len(vin) != 17:
+        raise ApiError("invalid_vin", _("A VIN has 17 characters; this one has %(count)d.", count=len(vin)), 400)
+    if not VIN_PATTERN.fullmatch(vin):
+        raise ApiError("invalid_vin", _("A VIN holds only digits and letters other than I, O and Q."), 400)
+    return vin
+
+
+@dataclass(frozen=True)
+class Pick:
+    """The candidate a client chose from an earlier candidate list."""
+
+    catapi_car_id: str | None = None
+    scrape_car_index: int | None = None
+
+    @property
+    def source(self) -> str | None:
+        if self.catapi_car_id is not None:
+            return "catapi"
+        return "scrape" if self.scrape_car_index is not None else None
+
+    def choose(self, cars: list[Car]) -> Car | None:
+        if self.catapi_car_id is not None:
+            return next((car for car in cars if car.car_id == self.catapi_car_id), None)
+        index = self.scrape_car_index
+        return cars[index] if index is not None and 0 <= index < len(cars) else None
+
+
+# --- the answer --------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class DecodeAnswer:
+    """kind: vehicle, candidates, unknown, no_catalog, brand_unsupported, aborted, unavailable (no source answered),
+    busy (no decode slot free) or store_down (Redis not answering, so no lock)."""
+
+    kind: str
+    vehicle: dict[str, Any] | None = None
+    source: str | None = None
+    cars: list[dict[str, Any]] = field(default_factory=list)
+    identified: str | None = None
+
+    def to_cache(self) -> dict[str, Any]:
+        return {key: value for key, value in asdict(self).items() if value}
+
+    @classmethod
+    def from_cache(cls, document: dict[str, Any]) -> DecodeAnswer:
+        return cls(**document)
+
+    @property
+    def success(self) -> bool:
+        return self.kind in ("vehicle", "candidates")
+
+
+def candidate_view(car: dict[str, Any], index: int) -> dict[str, Any]:
+    """A candidate as the client sees it: the same shape for catapi cars and scrape candidates."""
+    return {
+        "index": index,
+        "carId": car.get("car_id") or str(index),
+        "brand": car["brand"],
+        "model": car["model"],
+        "year": car.get("year"),
+        "engine": car.get("engine"),
+        "criteria": car.get("criteria"),
+        "parameters": car.get("parameters") or {},
+    }
+
+
+def vehicle_view(vehicle: Vehicle) -> dict[str, Any]:
+    return {
+        "id": vehicle.id,
+        "vin": vehicle.vin,
+        "brandId": vehicle.brand_id,
+        "brandName": vehicle.brand_name,
+        "model": vehicle.model,
+        "year": vehicle.year,
+        "engine": vehicle.engine,
+        "source": vehicle.source,
+        "rawData": vehicle.raw_data,
+        "createdAt": vehicle.created_at.isoformat(),
+    }
