@@ -315,7 +315,7 @@ def test_every_cached_decode_is_logged_and_moves_the_vehicle_up_at_most_once_a_m
     assert _last_decoded(dealer.id, golf) == moved_at  # within the minute: the row is left as it is
     history = client.get("/api/vehicles/history").get_json()["items"]
     assert [item["vin"] for item in history] == [VIN_GOLF, VIN_CLIO]
-    golf_logs = db.session.scalars(sa.select(QueryLog).where(QueryLog.vin == VIN_GOLF)).all()
+    golf_logs = db.session.scalars(sa.select(QueryLog).where(QueryLog.vin == VIN_GOLF).order_by(QueryLog.id)).all()
     assert [log.timings.get("cache_source") for log in golf_logs] == ["miss", "redis_positive", "redis_positive"]
 
 
