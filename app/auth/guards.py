@@ -16,9 +16,8 @@ from flask_login import LoginManager, current_user
 from app.auth.models import AuthSession
 from app.auth.services import ensure_active
 from app.auth.sessions import COOKIE_NAME, find_live_session
+from app.core.db import SAFE_METHODS
 from app.core.errors import ApiError, is_api_request
-
-SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 login_manager = LoginManager()
 

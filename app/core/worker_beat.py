@@ -26,8 +26,9 @@ FRESH_SECONDS = 5.0
 FORGET_SECONDS = 24 * 3600
 
 
-def _server_now(client: redis.Redis) -> float:
-    seconds, micros = client.time()
+def _as_seconds(time_reply: tuple[int, int]) -> float:
+    """Redis's TIME reply (seconds, microseconds) as seconds."""
+    seconds, micros = time_reply
     return seconds + micros / 1_000_000
 
 
@@ -54,7 +55,7 @@ class WorkerBeat:
 
     def beat(self) -> None:
         client = self._client_factory()
-        now = _server_now(client)
+        now = _as_seconds(client.time())
         with client.pipeline() as pipe:
             pipe.zadd(BEATS_KEY, {self.name: now})
             pipe.zremrangebyscore(BEATS_KEY, 0, now - FORGET_SECONDS)
@@ -81,8 +82,8 @@ def worker_state(client: redis.Redis) -> str:
     with client.pipeline(transaction=False) as pipe:
         pipe.time()
         pipe.zrevrange(BEATS_KEY, 0, 0, withscores=True)
-        (seconds, micros), newest = pipe.execute()
+        server_time, newest = pipe.execute()
     if not newest:
         return "down"
-    age = seconds + micros / 1_000_000 - newest[0][1]
+    age = _as_seconds(server_time) - newest[0][1]
     return "ok" if age <= FRESH_SECONDS else "stale"
