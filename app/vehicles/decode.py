@@ -159,7 +159,7 @@ def _without_redis(run: Run) -> DecodeAnswer:
     if stored is None:
         return DecodeAnswer("store_down")
     run.note(cache_source="db_hit")
-    return DecodeAnswer("vehicle", vehicle=vehicle_view(stored), source=stored.source)
+    return _stored_answer(stored)
 
 
 def _resolve(run: Run, cache: ResolveCache) -> DecodeAnswer:
@@ -186,7 +186,7 @@ def _cached(run: Run, cache: ResolveCache, positive_label: str, negative_label: 
     if document is None:
         stored = _stored_vehicle(run.vin)
         if stored is not None:
-            document = DecodeAnswer("vehicle", vehicle=vehicle_view(stored), source=stored.source).to_cache()
+            document = _stored_answer(stored).to_cache()
             cache.remember(run.vin, document)
             label = "db_hit" if positive_label == "redis_positive" else positive_label
     if document is None:
@@ -363,9 +363,13 @@ def _store(run: Run, answer: DecodeAnswer) -> DecodeAnswer:
     if inserted is not None:
         run.note(new_vehicle=True)
     stored = _stored_vehicle(run.vin)
-    answer = DecodeAnswer("vehicle", vehicle=vehicle_view(stored), source=stored.source)
+    answer = _stored_answer(stored)
     db.session.commit()  # committed before it is cached: requests waiting on the lock link their users to it
     return answer
+
+
+def _stored_answer(stored: Vehicle) -> DecodeAnswer:
+    return DecodeAnswer("vehicle", vehicle=vehicle_view(stored), source=stored.source)
 
 
 def _stored_vehicle(vin: str) -> Vehicle | None:
