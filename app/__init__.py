@@ -69,6 +69,7 @@ MODEL_MODULES = [
     "app.billing.models",
     "app.vehicles.models",
     "app.catalog.models",
+    "app.internal_admin.models",
 ]
 
 # Each domain's seed step ("module.function"), in the order `flask seed` runs them.

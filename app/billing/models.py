@@ -14,7 +14,8 @@ from app.extensions import db
 BILLING_PERIODS = ("monthly", "yearly")
 SUBSCRIPTION_STATUSES = ("pending", "active", "trial", "cancelled", "expired")
 LIVE_STATUSES = ("active", "trial")
-PAYMENT_STATUSES = ("pending", "completed", "failed", "expired", "refunded", "partially_refunded")
+PAYMENT_STATUSES = ("pending", "completed", "failed", "expired", "refunded", "partially_refunded", "disputed")
+REFUND_SOURCES = ("super_panel", "provider", "automatic")
 PAYMENT_METHODS = ("card", "eft")
 
 
@@ -116,6 +117,14 @@ class Subscription(db.Model):
             sqlite_where=sa.text("status = 'pending'"),
             postgresql_where=sa.text("status = 'pending'"),
         ),
+        # Never two live (trial or active) subscriptions for one user, whatever the code paths do.
+        sa.Index(
+            "uq_subscription_one_live_per_user",
+            "user_id",
+            unique=True,
+            sqlite_where=sa.text("status IN ('active', 'trial')"),
+            postgresql_where=sa.text("status IN ('active', 'trial')"),
+        ),
     )
 
     @property
@@ -170,7 +179,7 @@ class Payment(db.Model):
 
     __table_args__ = (
         sa.CheckConstraint(
-            "status IN ('pending', 'completed', 'failed', 'expired', 'refunded', 'partially_refunded')",
+            "status IN ('pending', 'completed', 'failed', 'expired', 'refunded', 'partially_refunded', 'disputed')",
             name="status",
         ),
         sa.CheckConstraint("method IN ('card', 'eft')", name="method"),
@@ -179,6 +188,33 @@ class Payment(db.Model):
 
     def __repr__(self) -> str:
         return f"<Payment {self.id} {self.status} {self.amount}>"
+
+
+class PaymentRefund(db.Model):
+    """One refund of a payment (ours from the founder panel or automatic, or one made in the provider's dashboard).
+
+    The idempotency key makes a retried refund call return this row instead of refunding again.
+    """
+
+    __tablename__ = "payment_refund"
+
+    id: Mapped[uuid.UUID] = mapped_column(sa.Uuid, primary_key=True, default=uuid.uuid4)
+    payment_id: Mapped[uuid.UUID] = mapped_column(sa.ForeignKey("payment.id", ondelete="CASCADE"), index=True)
+    amount: Mapped[int] = mapped_column()  # kuruş
+    source: Mapped[str] = mapped_column(sa.String(20))
+    reason: Mapped[str | None] = mapped_column(sa.Text)
+    founder_id: Mapped[str | None] = mapped_column(sa.String(100))
+    provider_refund_id: Mapped[str | None] = mapped_column(sa.String(255), unique=True)
+    idempotency_key: Mapped[str | None] = mapped_column(sa.String(255), unique=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    __table_args__ = (
+        sa.CheckConstraint("amount > 0", name="amount"),
+        sa.CheckConstraint("source IN ('super_panel', 'provider', 'automatic')", name="source"),
+    )
+
+    def __repr__(self) -> str:
+        return f"<PaymentRefund {self.payment_id} {self.amount}>"
 
 
 class ProviderEvent(db.Model):
