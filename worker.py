@@ -26,6 +26,8 @@ from app.core.reconnect import STOP, Backoff, keep_running
 # Cron times are UTC. Each domain adds its periodic jobs here; their functions live in the domain's tasks.py.
 SCHEDULE = [
     Periodic(job_id="heartbeat", cron="* * * * *", func="app.core.tasks.heartbeat"),
+    # Access ends at the end date anyway; this records it and starts scheduled downgrades within minutes.
+    Periodic(job_id="billing-period-end", cron="*/5 * * * *", func="app.billing.tasks.end_periods"),
 ]
 
 log = logging.getLogger("worker")

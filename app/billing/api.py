@@ -10,7 +10,7 @@ from flask_babel import lazy_gettext as _l
 from flask_login import current_user
 
 from app.billing import catalog, subscriptions
-from app.billing.models import Brand, Plan, Subscription
+from app.billing.models import BILLING_PERIODS, Brand, Plan, Subscription
 from app.billing.schemas import Brands, DowngradeBody, MaybeSubscription, PlanChoiceBody, Plans, SubscriptionOut
 from app.core.openapi import documented
 from app.core.security import public
@@ -27,19 +27,35 @@ def _iso(moment: datetime | None) -> str | None:
 
 
 def plan_json(plan: Plan) -> dict[str, Any]:
-    return {"key": plan.key, "name": plan.name, "brandCount": plan.brand_count}
+    return {"id": plan.id, "key": plan.key, "name": plan.label, "brandCount": plan.brand_count}
 
 
 def brand_json(brand: Brand) -> dict[str, Any]:
     return {"id": brand.id, "name": brand.name}
 
 
-def plan_offer_json(plan: Plan) -> dict[str, Any]:
+def plan_offer_json(plan: Plan, current: Subscription | None = None, signed_in: bool = False) -> dict[str, Any]:
+    """A plan on sale; for a signed-in caller also whether it is theirs and what buying it would mean."""
+    changes = {period: subscriptions.plan_change(current, plan, period) for period in BILLING_PERIODS}
     return {
         **plan_json(plan),
         "isFull": plan.is_full,
         "prices": {"monthly": plan.monthly_price, "yearly": plan.yearly_price},
         "monthlyEquivalentOfYearly": round(plan.yearly_price / 12),
+        "vatIncluded": True,
+        "isCurrent": current is not None and current.plan_id == plan.id,
+        "changes": {period: _change_json(change, current) for period, change in changes.items()} if signed_in else None,
+    }
+
+
+def _change_json(change: subscriptions.PlanChange, current: Subscription | None) -> dict[str, Any]:
+    later = change.kind == "downgrade" and current is not None
+    return {
+        "kind": change.kind,
+        "purchasable": change.purchasable,
+        "price": change.price,
+        "creditDays": change.credit_days,
+        "effectiveDate": _iso(current.end_date) if later else None,
     }
 
 
@@ -71,7 +87,9 @@ def subscription_json(subscription: Subscription) -> dict[str, Any]:
 @documented(Plans, public=True, summary="The plans on sale")
 @public
 def plans():
-    return jsonify(plans=[plan_offer_json(plan) for plan in catalog.active_plans()])
+    signed_in = current_user.is_authenticated
+    current = subscriptions.live_subscription(current_user) if signed_in else None
+    return jsonify(plans=[plan_offer_json(plan, current, signed_in) for plan in catalog.active_plans()])
 
 
 @bp.get("/brands")
@@ -123,3 +141,9 @@ def downgrade():
         current_user, text_field(data, "planKey", PLAN_KEY, max_length=32), data.get("brandIds", [])
     )
     return jsonify(subscription_json(subscription))
+
+
+@bp.delete("/downgrade")
+@documented(SubscriptionOut, errors=(404,), summary="Keep the current plan: drop the scheduled downgrade")
+def cancel_downgrade():
+    return jsonify(subscription_json(subscriptions.cancel_downgrade(current_user)))

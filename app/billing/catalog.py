@@ -21,6 +21,12 @@ def active_brands() -> list[Brand]:
     return list(db.session.scalars(sa.select(Brand).where(Brand.active).order_by(Brand.name)))
 
 
+def brands_by_ids(brand_ids: list[int] | None) -> list[Brand]:
+    if not brand_ids:
+        return []
+    return list(db.session.scalars(sa.select(Brand).where(Brand.id.in_(brand_ids)).order_by(Brand.name)))
+
+
 def active_brand_ids() -> set[int]:
     return set(db.session.scalars(sa.select(Brand.id).where(Brand.active)))
 

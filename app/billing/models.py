@@ -6,6 +6,7 @@ import uuid
 from datetime import datetime
 
 import sqlalchemy as sa
+from flask_babel import lazy_gettext as _l
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from app.core.db import UTCDateTime, utcnow
@@ -15,6 +16,8 @@ BILLING_PERIODS = ("monthly", "yearly")
 SUBSCRIPTION_STATUSES = ("pending", "active", "trial", "cancelled", "expired")
 LIVE_STATUSES = ("active", "trial")
 PAYMENT_STATUSES = ("pending", "completed", "failed", "expired", "refunded", "partially_refunded", "disputed")
+# The names of the seeded plans in the page's language; a plan added by hand shows its stored name.
+PLAN_LABELS = {"single": _l("Single brand"), "trio": _l("Three brands"), "full": _l("Full access")}
 REFUND_SOURCES = ("super_panel", "provider", "automatic")
 PAYMENT_METHODS = ("card", "eft")
 
@@ -68,6 +71,11 @@ class Plan(db.Model):
     @property
     def is_full(self) -> bool:
         return self.brand_count == 0
+
+    @property
+    def label(self) -> str:
+        """The plan's name in the current language."""
+        return str(PLAN_LABELS.get(self.key, self.name))
 
     def price(self, billing_period: str) -> int:
         return self.yearly_price if billing_period == "yearly" else self.monthly_price

@@ -10,11 +10,13 @@ from flask_babel import gettext as _
 
 from app.accounts.models import User
 from app.billing import stripe_gateway
-from app.billing.models import Payment, Plan, Subscription
+from app.billing.models import PLAN_LABELS, Payment, Plan, Subscription
 from app.core.errors import ApiError
 from app.extensions import db
 
-PAID_STATUSES = ("completed", "refunded", "partially_refunded")
+PAID_STATUSES = ("completed", "refunded", "partially_refunded", "disputed")
+# A checkout the dealer left or that lapsed took no money: it is no payment to show.
+UNSHOWN_STATUSES = ("expired",)
 
 
 def payment_history(user: User) -> list[dict[str, Any]]:
@@ -49,13 +51,17 @@ def receipt_for(user: User, payment_id: uuid.UUID) -> str | None:
 
 def _payments_with_plan_names(user: User) -> list[tuple[Payment, str | None]]:
     query = (
-        sa.select(Payment, Plan.name)
+        sa.select(Payment, Plan.key, Plan.name)
         .outerjoin(Subscription, Payment.subscription_id == Subscription.id)
         .outerjoin(Plan, Subscription.plan_id == Plan.id)
-        .where(Payment.user_id == user.id)
+        .where(Payment.user_id == user.id, Payment.status.not_in(UNSHOWN_STATUSES))
         .order_by(Payment.created_at.desc())
     )
-    return [(payment, plan_name) for payment, plan_name in db.session.execute(query)]
+    return [(payment, _plan_label(key, name)) for payment, key, name in db.session.execute(query)]
+
+
+def _plan_label(key: str | None, name: str | None) -> str | None:
+    return str(PLAN_LABELS[key]) if key in PLAN_LABELS else name
 
 
 def _history_item(payment: Payment, plan_name: str | None) -> dict[str, Any]:
@@ -65,6 +71,7 @@ def _history_item(payment: Payment, plan_name: str | None) -> dict[str, Any]:
         "status": payment.status,
         "method": payment.method,
         "amount": payment.amount,
+        "refundedAmount": payment.refunded_amount,
         "currency": payment.currency,
         "billingPeriod": payment.billing_period,
         "createdAt": payment.created_at.isoformat(),

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Callable
 from typing import Any
 
 import sqlalchemy as sa
@@ -19,11 +18,11 @@ from sqlalchemy.exc import IntegrityError
 
 from app.accounts.models import User
 from app.analytics.services import capture
-from app.billing import stripe_gateway, subscriptions
+from app.billing import provider_events, refunds, stripe_gateway, subscriptions
+from app.billing.event_fields import EventHandler, Shape, is_text, obj, shape_problem, text
 from app.billing.models import Payment, ProviderEvent, Subscription
 from app.core.db import utcnow
 from app.core.errors import ApiError
-from app.core.validation import UNSTORABLE
 from app.extensions import db
 from app.notifications.services import send_email
 
@@ -97,36 +96,25 @@ def handle_webhook_event(event: Any) -> str:
     handler = EVENT_HANDLERS.get(event["type"])
     if handler is None:
         return "ignored"
-    handler(event["data"]["object"])
+    handler.apply(event["data"]["object"])
     return "handled"
 
 
 def _event_problem(event: Any) -> str | None:
-    """What makes a signed event unusable (a field a handler reads is missing or mistyped), else None."""
+    """What makes a signed event unusable (a field its handler reads is missing or mistyped), else None."""
     if not isinstance(event, dict):
         return "the event is not an object"
     for name, max_length in (("id", 255), ("type", 100)):
-        if not _is_text(event.get(name), max_length):
+        if not is_text(event.get(name), max_length):
             return f"{name} is missing or not text"
-    if event["type"] not in EVENT_HANDLERS:
+    handler = EVENT_HANDLERS.get(event["type"])
+    if handler is None:
         return None  # recorded and ignored: nothing of it is read
     data = event.get("data")
     subject = data.get("object") if isinstance(data, dict) else None
     if not isinstance(subject, dict):
         return "data.object is missing or not an object"
-    if not _is_text(subject.get("id")):
-        return "data.object.id is missing or not text"
-    for name in ("payment_intent", "payment_status"):
-        if subject.get(name) is not None and not _is_text(subject[name]):
-            return f"data.object.{name} is not text"
-    if subject.get("metadata") is not None and not isinstance(subject["metadata"], dict):
-        return "data.object.metadata is not an object"
-    return None
-
-
-def _is_text(value: Any, max_length: int = 255) -> bool:
-    """Text we may store: provider ids go to 255-character columns, which take no NUL or lone surrogate."""
-    return isinstance(value, str) and 0 < len(value) <= max_length and not UNSTORABLE.search(value)
+    return shape_problem(subject, handler.reads, "data.object")
 
 
 def _first_delivery(event_id: str, event_type: str) -> bool:
@@ -158,16 +146,18 @@ def _complete(payment: Payment, payment_intent_id: str | None) -> None:
     activated = subscription is not None and subscription.status == "pending"
     if activated:
         subscriptions.activate(subscription)
-    else:
-        # Paid for a checkout the user had already replaced or that had lapsed: never revive it behind their back.
-        log.warning(
-            "payment %s completed but its subscription is %s; refund or activate it by hand",
-            payment.id,
-            subscription.status if subscription else "gone",
-        )
     _report(payment, "payment_success", activated=activated)
     if activated:
         _email(payment, "payment_success", end_date=subscription.end_date)
+    else:
+        # Paid for a checkout the user had already replaced or that had lapsed (two tabs, a late payment): never
+        # revive it behind their back, and never keep money that bought nothing: it goes back at once.
+        log.warning(
+            "payment %s completed but its subscription is %s; refunding it",
+            payment.id,
+            subscription.status if subscription else "gone",
+        )
+        refunds.refund_automatically(payment, "the checkout was no longer open when it was paid")
 
 
 def _checkout_expired(session: dict[str, Any]) -> None:
@@ -207,12 +197,22 @@ def _fail(payment: Payment, payment_intent_id: str | None) -> None:
     _email(payment, "payment_failed")
 
 
-EVENT_HANDLERS: dict[str, Callable[[dict[str, Any]], None]] = {
-    "checkout.session.completed": _checkout_completed,
-    "checkout.session.async_payment_succeeded": _checkout_completed,
-    "checkout.session.expired": _checkout_expired,
-    "checkout.session.async_payment_failed": _checkout_async_failed,
-    "payment_intent.payment_failed": _payment_intent_failed,
+CHECKOUT_SESSION: Shape = {
+    "id": text(),
+    "payment_intent": text(required=False),
+    "payment_status": text(required=False),
+    "metadata": obj(required=False),
+}
+PAYMENT_INTENT: Shape = {"id": text(), "metadata": obj(required=False)}
+
+# Each handled event type: what it does, and the fields of data.object it reads (checked before it runs).
+EVENT_HANDLERS: dict[str, EventHandler] = {
+    "checkout.session.completed": EventHandler(_checkout_completed, CHECKOUT_SESSION),
+    "checkout.session.async_payment_succeeded": EventHandler(_checkout_completed, CHECKOUT_SESSION),
+    "checkout.session.expired": EventHandler(_checkout_expired, CHECKOUT_SESSION),
+    "checkout.session.async_payment_failed": EventHandler(_checkout_async_failed, CHECKOUT_SESSION),
+    "payment_intent.payment_failed": EventHandler(_payment_intent_failed, PAYMENT_INTENT),
+    **provider_events.EVENT_HANDLERS,
 }
 
 
@@ -263,7 +263,7 @@ def _email(payment: Payment, template: str, **context: Any) -> None:
         user.email,
         template,
         name=user.name,
-        plan_name=payment.subscription.plan.name if payment.subscription else "",
+        plan_name=payment.subscription.plan.label if payment.subscription else "",
         amount=payment.amount,
         **context,
     )

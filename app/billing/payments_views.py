@@ -10,12 +10,10 @@ from flask_login import current_user
 
 from app.billing import payment_history, payments
 from app.core.errors import ApiError
-from app.core.validation import ID_MAX
+from app.core.validation import form_brand_ids
 from app.extensions import db
 
 bp = Blueprint("payments_pages", __name__)
-
-ID_DIGITS = len(str(ID_MAX))  # a longer number is no id: the service refuses it as text, without a slow int()
 
 PAYMENT_STATUS_LABELS = {
     "pending": _l("Awaiting payment"),
@@ -24,6 +22,7 @@ PAYMENT_STATUS_LABELS = {
     "expired": _l("Expired"),
     "refunded": _l("Refunded"),
     "partially_refunded": _l("Partially refunded"),
+    "disputed": _l("Disputed"),
 }
 PAYMENT_METHOD_LABELS = {"card": _l("Card"), "eft": _l("Bank transfer (EFT)")}
 
@@ -33,7 +32,7 @@ def checkout():
     form = request.form
     try:
         url = payments.start_card_checkout(
-            current_user, form.get("plan_key"), form.get("billing_period"), _brand_ids(form.getlist("brand_ids"))
+            current_user, form.get("plan_key"), form.get("billing_period"), form_brand_ids(form)
         )
     except ApiError as error:
         db.session.rollback()  # the redirect below would otherwise commit a half-made checkout
@@ -58,8 +57,3 @@ def receipt(payment_id: uuid.UUID):
     if url is None:
         abort(404)
     return redirect(url, code=303)
-
-
-def _brand_ids(values: list[str]) -> list[int | str]:
-    """Form values as ids; anything else is passed on as it came, for the service to refuse."""
-    return [int(value) if value.isdecimal() and len(value) <= ID_DIGITS else value for value in values]

@@ -7,6 +7,7 @@ real stripe SDK is exercised end to end without the internet. Any Bearer key is 
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import hmac
 import json
@@ -15,7 +16,10 @@ import re
 import secrets
 import threading
 import time
+from datetime import datetime
+from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import requests
 from markupsafe import escape
@@ -31,6 +35,12 @@ log = logging.getLogger(__name__)
 API_VERSION = "2025-01-27.acacia"
 WEBHOOK_TIMEOUT_SECONDS = 10
 _BRACKETS = re.compile(r"\[([^\]]*)\]")
+# The product's own stylesheet and icon, served from the sandbox so its pages look like the rest of Parça Bul.
+STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
+ASSETS = {"app.css": ("css/app.css", "text/css"), "favicon.svg": ("favicon.svg", "image/svg+xml")}
+STYLESHEET_PATH = "/assets/app.css"
+DISPUTE_OUTCOMES = ("won", "lost", "warning_closed")
+RECEIPT_ZONE = ZoneInfo("Europe/Istanbul")
 
 URLS = Map(
     [
@@ -45,6 +55,7 @@ URLS = Map(
         Rule("/pay/<session_id>/complete", methods=["POST"], endpoint="pay_complete"),
         Rule("/pay/<session_id>/cancel", methods=["POST"], endpoint="pay_cancel"),
         Rule("/favicon.ico", methods=["GET"], endpoint="favicon"),
+        Rule("/assets/<name>", methods=["GET"], endpoint="asset"),
     ]
 )
 
@@ -92,6 +103,28 @@ def _stripe_error(message: str, status: int, code: str = "resource_missing") -> 
     return _json({"error": {"type": "invalid_request_error", "code": code, "message": message}}, status)
 
 
+def _idempotency_error(key: str) -> Response:
+    message = (
+        "Keys for idempotent requests can only be used with the same parameters they were first used with. "
+        f"Try using a key other than '{key}' if you meant to execute a different request."
+    )
+    return _json({"error": {"type": "idempotency_error", "message": message}}, 400)
+
+
+def _whole_number(value: Any) -> int | None:
+    text = str(value)
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 12 else None
+
+
+class SandboxRefundError(Exception):
+    """A refund Stripe would refuse with a 400: its message and error code."""
+
+    def __init__(self, message: str, code: str) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+
+
 class StripeSandbox:
     """A fake Stripe served from a daemon thread; `webhook_url` and `webhook_secret` may be set after start."""
 
@@ -102,6 +135,10 @@ class StripeSandbox:
         self.payment_intents: dict[str, dict] = {}
         self.charges: dict[str, dict] = {}
         self.refunds: dict[str, dict] = {}
+        self.disputes: dict[str, dict] = {}
+        self.events: list[dict] = []  # every event built, delivered or not, oldest first
+        # Idempotency-Key -> (the parameters it was first used with, the refund answered then).
+        self._idempotent: dict[str, tuple[dict, dict]] = {}
         self._lock = threading.Lock()
         self._server = LoopbackServer(self.wsgi, host=host, port=port, name="stripe-sandbox")
 
@@ -197,37 +234,74 @@ class StripeSandbox:
         return _json(self._find(self.charges, charge_id))
 
     def _create_refund(self, request: Request) -> Response:
+        """Refund a payment intent's charge as Stripe does: once per Idempotency-Key, never past what is left."""
         params = parse_stripe_form(list(request.form.items(multi=True)))
-        intent = self.payment_intents.get(params.get("payment_intent", ""))
+        key = request.headers.get("Idempotency-Key")
+        with self._lock:
+            if key in self._idempotent:
+                first_params, refund = self._idempotent[key]
+                if first_params != params:
+                    return _idempotency_error(key)
+                return _json(refund)  # the same refund again; no second refund, no second event
+            try:
+                refund, charge = self._refund(params.get("payment_intent", ""), params.get("amount"), params)
+            except SandboxRefundError as refusal:
+                return _stripe_error(refusal.message, 400, code=refusal.code)
+            if key:
+                self._idempotent[key] = (params, refund)
+        # Stripe notifies after answering; delivering inline would wait on the caller's own open transaction.
+        self.send_event("charge.refunded", charge, deliver_later=True)
+        return _json(refund)
+
+    def _refund(self, intent_id: str, amount: Any, params: dict) -> tuple[dict, dict]:
+        """Record a refund of the intent's charge (the lock held); return the refund and a copy of the charge."""
+        intent = self.payment_intents.get(intent_id)
         if intent is None or intent["status"] != "succeeded":
-            return _stripe_error("This PaymentIntent has no successful charge to refund.", 400)
+            raise SandboxRefundError("This PaymentIntent has no successful charge to refund.", "resource_missing")
+        charge = self.charges[intent["latest_charge"]]
+        left = charge["amount"] - charge["amount_refunded"]
+        if left <= 0:
+            raise SandboxRefundError(f"Charge {charge['id']} has already been refunded.", "charge_already_refunded")
+        amount = left if amount in (None, "") else _whole_number(amount)
+        if amount is None or amount <= 0:
+            raise SandboxRefundError("Invalid positive integer", "parameter_invalid_integer")
+        if amount > left:
+            raise SandboxRefundError(
+                f"Refund amount ({amount}) is greater than unrefunded amount on charge ({left})", "amount_too_large"
+            )
         refund = {
             "id": _new_id("re"),
             "object": "refund",
-            "amount": int(params.get("amount") or intent["amount"]),
+            "amount": amount,
             "currency": intent["currency"],
             "payment_intent": intent["id"],
-            "charge": intent["latest_charge"],
+            "charge": charge["id"],
             "metadata": params.get("metadata") or {},
+            "reason": params.get("reason"),
             "status": "succeeded",
             "created": int(time.time()),
         }
-        with self._lock:
-            self.refunds[refund["id"]] = refund
-        return _json(refund)
+        self.refunds[refund["id"]] = refund
+        charge["amount_refunded"] += amount
+        charge["refunded"] = charge["amount_refunded"] >= charge["amount"]
+        charge["refunds"]["data"].insert(0, refund)
+        charge["refunds"]["total_count"] += 1
+        return refund, copy.deepcopy(charge)
 
     def _receipt(self, _request: Request, charge_id: str) -> Response:
-        charge = self._find(self.charges, charge_id)
-        body = (
-            "<!doctype html><html lang='tr'><head><meta charset='utf-8'><title>Makbuz · Receipt</title></head>"
-            f"<body><h1>Makbuz · Receipt</h1><p>{escape(charge['id'])}</p>"
-            f"<p>{_display_amount(charge['amount'], charge['currency'])}</p></body></html>"
-        )
-        return Response(body, mimetype="text/html")
+        return Response(_receipt_html(self._find(self.charges, charge_id)), mimetype="text/html")
 
     @staticmethod
     def _favicon(_request: Request) -> Response:
         return Response(status=204)  # browsers ask for one on the hosted page; a 404 would be a console error
+
+    @staticmethod
+    def _asset(_request: Request, name: str) -> Response:
+        if name not in ASSETS:
+            raise NotFound()
+        path, mimetype = ASSETS[name]
+        # Read on each request, so the pages follow the product's stylesheet as it is edited.
+        return Response((STATIC_DIR / path).read_bytes(), mimetype=mimetype, headers={"Cache-Control": "no-cache"})
 
     def _pay_page(self, _request: Request, session_id: str) -> Response:
         session = self._find(self.sessions, session_id)
@@ -296,12 +370,54 @@ class StripeSandbox:
             session["payment_intent"] = intent["id"]
         return self.payment_intents[session["payment_intent"]]
 
+    def refund_in_dashboard(self, payment_intent_id: str, amount: int | None = None) -> dict:
+        """Refund in Stripe's dashboard (all that is left when `amount` is None): `charge.refunded`."""
+        with self._lock:
+            _refund, charge = self._refund(payment_intent_id, amount, {})
+        return self.send_event("charge.refunded", charge)
+
+    def open_dispute(self, payment_intent_id: str, reason: str = "fraudulent") -> dict:
+        """The cardholder disputes the payment with their bank: `charge.dispute.created`."""
+        with self._lock:
+            charge = self.charges[self.payment_intents[payment_intent_id]["latest_charge"]]
+            dispute = {
+                "id": _new_id("dp"),
+                "object": "dispute",
+                "amount": charge["amount"],
+                "currency": charge["currency"],
+                "charge": charge["id"],
+                "payment_intent": payment_intent_id,
+                "reason": reason,
+                "status": "needs_response",
+                "created": int(time.time()),
+            }
+            self.disputes[dispute["id"]] = dispute
+            charge["disputed"] = True
+        return self.send_event("charge.dispute.created", dict(dispute))
+
+    def close_dispute(self, dispute_id: str, status: str) -> dict:
+        """The bank decides (won, lost or warning_closed): `charge.dispute.closed`."""
+        if status not in DISPUTE_OUTCOMES:
+            raise ValueError(f"a dispute closes as one of {DISPUTE_OUTCOMES}, not {status!r}")
+        with self._lock:
+            dispute = self.disputes[dispute_id]
+            dispute["status"] = status
+        return self.send_event("charge.dispute.closed", dict(dispute))
+
+    def sent(self, event_type: str) -> list[dict]:
+        """The events of `event_type` built so far, oldest first."""
+        return [event for event in self.events if event["type"] == event_type]
+
     def _charge_for(self, intent: dict) -> dict:
         charge_id = _new_id("ch")
         charge = {
             "id": charge_id,
             "object": "charge",
             "amount": intent["amount"],
+            "amount_refunded": 0,
+            "refunded": False,
+            "refunds": {"object": "list", "data": [], "has_more": False, "total_count": 0},
+            "disputed": False,
             "currency": intent["currency"],
             "paid": True,
             "status": "succeeded",
@@ -340,6 +456,8 @@ class StripeSandbox:
     def send_event(self, event_type: str, data_object: dict, deliver_later: bool = False) -> dict:
         """Build the event and, when a webhook URL is set, deliver it signed; return the event either way."""
         event = self.make_event(event_type, data_object)
+        with self._lock:
+            self.events.append(event)
         if self.webhook_url and deliver_later:
             threading.Thread(target=self._deliver, args=(event,), name="stripe-sandbox-webhook", daemon=True).start()
         elif self.webhook_url:
@@ -358,26 +476,75 @@ class StripeSandbox:
 
 
 def _display_amount(amount: int, currency: str) -> str:
+    """The amount as the product shows it, the Turkish way: 149900 TRY -> "1.499,00 ₺" (other currencies by code)."""
     lira, kurus = divmod(int(amount), 100)
-    return f"{lira:,}".replace(",", ".") + f",{kurus:02d} {escape(currency.upper())}"
+    symbol = "₺" if currency.upper() == "TRY" else escape(currency.upper())
+    return f"{lira:,}".replace(",", ".") + f",{kurus:02d} {symbol}"
+
+
+def _page(title: str, content: str) -> str:
+    """A page in the product's look: its stylesheet and header, the sandbox named as a test environment."""
+    return (
+        "<!doctype html><html lang='tr'><head><meta charset='utf-8'>"
+        "<meta name='viewport' content='width=device-width, initial-scale=1'>"
+        f"<title>{title} · Parça Bul</title>"
+        "<link rel='icon' href='/assets/favicon.svg' type='image/svg+xml'>"
+        f"<link rel='stylesheet' href='{STYLESHEET_PATH}'></head><body>"
+        "<header class='site-header'><div class='container header-row'>"
+        "<span class='brand'><span class='brand-mark' aria-hidden='true'>⚙</span> Parça Bul</span>"
+        "<span class='badge badge-warn'>Test ortamı · Sandbox</span></div></header>"
+        f"<main id='main' class='container'><section class='auth-card card'>{content}</section></main>"
+        "<footer class='site-footer'><div class='container footer-row'>"
+        "<span>Ödeme sağlayıcısının test sayfası · The payment provider's test page</span></div></footer>"
+        "</body></html>"
+    )
+
+
+def _test_notice() -> str:
+    return (
+        "<p class='notice notice-warn'>Test ortamı: gerçek bir ödeme alınmaz, kart bilgisi istenmez. "
+        "· Sandbox: no real payment is taken and no card is asked for.</p>"
+    )
 
 
 def _pay_page_html(session: dict) -> str:
     session_id = escape(session["id"])
     items = ", ".join(str(escape(name)) for name in session["line_items_summary"])
     if session["status"] != "open":
-        actions = f"<p>Bu ödeme oturumu kapandı · This checkout session is {escape(session['status'])}.</p>"
+        actions = (
+            f"<p class='notice'>Bu ödeme oturumu kapandı · This checkout session is {escape(session['status'])}.</p>"
+        )
     else:
         actions = (
-            f"<form method='post' action='/pay/{session_id}/complete'><button type='submit'>Öde · Pay</button></form>"
-            f"<form method='post' action='/pay/{session_id}/cancel'>"
-            "<button type='submit'>Vazgeç · Cancel</button></form>"
+            f"<form class='form-stack' method='post' action='/pay/{session_id}/complete'>"
+            "<button type='submit' class='button button-block'>Öde · Pay</button></form>"
+            f"<form class='form-stack' method='post' action='/pay/{session_id}/cancel'>"
+            "<button type='submit' class='button button-secondary button-block'>Vazgeç · Cancel</button></form>"
         )
-    return (
-        "<!doctype html><html lang='tr'><head><meta charset='utf-8'>"
-        "<title>Ödeme · Checkout (sandbox)</title></head><body>"
+    email = session.get("customer_email")
+    payer = f"<p class='muted'>{escape(email)}</p>" if email else ""
+    return _page(
+        "Ödeme · Checkout",
         "<h1>Ödeme · Checkout</h1>"
-        "<p>Test ortamı: gerçek bir ödeme alınmaz · Sandbox: no real payment is taken.</p>"
-        f"<p>{items}</p><p class='amount'>{_display_amount(session['amount_total'], session['currency'])}</p>"
-        f"{actions}</body></html>"
+        f"<p class='muted'>{items}</p>{payer}"
+        f"<p class='plan-price amount'>{_display_amount(session['amount_total'], session['currency'])}</p>"
+        f"{_test_notice()}{actions}",
+    )
+
+
+def _receipt_html(charge: dict) -> str:
+    paid = f"{datetime.fromtimestamp(charge['created'], RECEIPT_ZONE):%d.%m.%Y}"
+    rows = [
+        ("Makbuz no · Receipt no", escape(charge["id"])),
+        ("Tarih · Date", paid),
+        ("Tutar · Amount", _display_amount(charge["amount"], charge["currency"])),
+    ]
+    if charge.get("amount_refunded"):
+        rows.append(("İade edilen · Refunded", _display_amount(charge["amount_refunded"], charge["currency"])))
+    details = "".join(f"<dt>{label}</dt><dd>{value}</dd>" for label, value in rows)
+    return _page(
+        "Makbuz · Receipt",
+        "<h1>Makbuz · Receipt</h1>"
+        f"<p class='plan-price amount'>{_display_amount(charge['amount'], charge['currency'])}</p>"
+        f"<dl class='details'>{details}</dl>{_test_notice()}",
     )

@@ -29,15 +29,35 @@ class Prices(ApiModel):
 
 
 class PlanOut(ApiModel):
+    id: int
     key: str
     name: str
     brand_count: int
+
+
+class PlanChangeOut(ApiModel):
+    kind: str = Field(
+        description="new, upgrade, yearly (same plan, monthly to yearly), renewal (last 7 days), current, or "
+        "downgrade (scheduled for the end of the period, not bought)."
+    )
+    purchasable: bool = Field(description="Whether the card checkout accepts it now.")
+    price: int = Field(description="What the checkout charges, in kuruş, VAT included.")
+    credit_days: int = Field(description="Days of the current paid period carried over to the new one.")
+    effective_date: str | None = Field(description="When it takes effect: now, or the end of the paid period.")
+
+
+class PlanChanges(ApiModel):
+    monthly: PlanChangeOut
+    yearly: PlanChangeOut
 
 
 class PlanOffer(PlanOut):
     is_full: bool
     prices: Prices
     monthly_equivalent_of_yearly: int
+    vat_included: bool = Field(description="Prices include VAT (KDV).")
+    is_current: bool = Field(description="The signed-in caller's live plan (false when signed out).")
+    changes: PlanChanges | None = Field(description="For a signed-in caller: what buying it would mean and cost.")
 
 
 class Plans(ApiModel):
@@ -101,6 +121,7 @@ class PaymentItem(ApiModel):
     status: str
     method: str
     amount: int = Field(description="In kuruş.")
+    refunded_amount: int = Field(description="In kuruş; 0 when nothing was refunded.")
     currency: str
     billing_period: str | None
     created_at: str

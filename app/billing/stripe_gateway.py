@@ -78,12 +78,33 @@ def receipt_url_for(payment_intent_id: str) -> str | None:
     return getattr(charge, "receipt_url", None) if charge and not isinstance(charge, str) else None
 
 
-def refund(payment_intent_id: str, amount: int | None, metadata: dict[str, str]) -> Any:
-    """Refund `amount` kuruş (everything when None) of the payment intent; return the provider's refund."""
-    params: dict[str, Any] = {"payment_intent": payment_intent_id, "metadata": metadata}
-    if amount is not None:
-        params["amount"] = amount
-    return _call("create refund", lambda: _client().v1.refunds.create(params))
+def refund(payment_intent_id: str, amount: int, metadata: dict[str, str], idempotency_key: str) -> Any:
+    """Refund `amount` kuruş of the payment intent; the same key gets the same refund back, never a second one."""
+    params: dict[str, Any] = {"payment_intent": payment_intent_id, "amount": amount, "metadata": metadata}
+    options = {"idempotency_key": idempotency_key}
+    return _call("create refund", lambda: _client().v1.refunds.create(params, options), refusal=_refund_refusal)
+
+
+def _refund_refusal(error: stripe.StripeError) -> ApiError | None:
+    """The provider's refusals of a refund the founder can act on; anything else is the generic provider failure."""
+    if isinstance(error, stripe.IdempotencyError):
+        # A retry without a key after a lost answer, sent with another reason: the first refund stands.
+        return ApiError(
+            "refund_conflict",
+            _("A refund of this amount was just made with other details. Reload the payment before trying again."),
+            409,
+        )
+    if error.code in ("amount_too_large", "charge_already_refunded"):
+        # Refunded in the provider's dashboard and not yet reported to us: its notification will bring it.
+        return ApiError(
+            "refund_exceeds_provider",
+            _(
+                "The card provider has already refunded more of this payment than we know of. "
+                "Wait a minute for its notification, then try again."
+            ),
+            409,
+        )
+    return None
 
 
 def parse_webhook(raw_body: bytes, signature: str | None) -> Any:
@@ -111,7 +132,11 @@ def _client() -> stripe.StripeClient:
     return current_app.extensions[EXTENSION_KEY]
 
 
-def _call(operation: str, request: Callable[[], Result]) -> Result:
+def _call(
+    operation: str,
+    request: Callable[[], Result],
+    refusal: Callable[[stripe.StripeError], ApiError | None] | None = None,
+) -> Result:
     try:
         return request()
     except stripe.StripeError as error:
@@ -124,6 +149,9 @@ def _call(operation: str, request: Callable[[], Result]) -> Result:
             error.code,
             error.request_id,
         )
+        known = refusal(error) if refusal is not None else None
+        if known is not None:
+            raise known from error
         raise ApiError(
             "payment_provider_error",
             _("The payment service could not be reached. Please try again in a few minutes."),
@@ -133,5 +161,5 @@ def _call(operation: str, request: Callable[[], Result]) -> Result:
 
 def _product_name(subscription: Subscription) -> str:
     if subscription.billing_period == "yearly":
-        return _("Parça Bul %(plan)s, yearly", plan=subscription.plan.name)
-    return _("Parça Bul %(plan)s, monthly", plan=subscription.plan.name)
+        return _("Parça Bul %(plan)s, yearly", plan=subscription.plan.label)
+    return _("Parça Bul %(plan)s, monthly", plan=subscription.plan.label)

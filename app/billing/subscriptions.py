@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
 from dateutil.relativedelta import relativedelta
 from flask import current_app
+from flask_babel import format_date
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from sqlalchemy.orm import joinedload
@@ -34,6 +36,12 @@ PERIOD_LENGTHS = {"monthly": relativedelta(months=1), "yearly": relativedelta(ye
 FULL_PLAN_KEY = "full"
 TRIAL_PERIOD = "monthly"
 EXTENSION_DAYS = range(1, 91)
+# The same plan can be bought again this long before the paid period ends; the new period follows the current one.
+RENEWAL_WINDOW = timedelta(days=7)
+# The nominal length of a paid period, for valuing its unused part when a dealer moves to another plan.
+VALUATION_DAYS = {"monthly": 30, "yearly": 365}
+# What a checkout means for a dealer with a paid plan; only these may be bought. See plan_change().
+PURCHASABLE_CHANGES = ("new", "upgrade", "yearly", "renewal")
 
 
 # Reads
@@ -105,6 +113,64 @@ def brand_coverage(user: User, brand_id: int) -> tuple[bool, bool]:
     return (row is not None, bool(row and row[0]))
 
 
+@dataclass(frozen=True)
+class PlanChange:
+    """What buying `plan` for `period` means for a dealer: the kind of change, its price and the credit it carries.
+
+    kind: new (no paid plan live: nothing, a trial, or a lapsed one), upgrade (a dearer plan), yearly (the same plan
+    from monthly to yearly), renewal (the same plan in the last RENEWAL_WINDOW of the period), current (the plan the
+    dealer has), downgrade (a cheaper plan: scheduled for the end of the period, never bought on top).
+    credit: the unused paid time of the current subscription, valued at the new plan's rate, added to the new period.
+    """
+
+    kind: str
+    plan: Plan
+    period: str
+    price: int
+    credit: timedelta = timedelta(0)
+
+    @property
+    def purchasable(self) -> bool:
+        return self.kind in PURCHASABLE_CHANGES
+
+    @property
+    def credit_days(self) -> int:
+        return self.credit.days
+
+
+def plan_change(current: Subscription | None, plan: Plan, period: str, now: datetime | None = None) -> PlanChange:
+    """Classify a purchase of `plan` for `period` against the dealer's `current` live subscription."""
+    price = plan.price(period)
+    if current is None or current.status != "active":
+        return PlanChange("new", plan, period, price)
+    now = now or utcnow()
+    kind = _change_kind(current, plan, period, now)
+    credit = unused_value(current, plan, period, now) if kind in PURCHASABLE_CHANGES else timedelta(0)
+    return PlanChange(kind, plan, period, price, credit)
+
+
+def _change_kind(current: Subscription, plan: Plan, period: str, now: datetime) -> str:
+    if plan.id == current.plan_id:
+        if period == current.billing_period:
+            return "renewal" if current.end_date - now <= RENEWAL_WINDOW else "current"
+        return "yearly" if period == "yearly" else "downgrade"
+    # Plans rank by their monthly price: more brands cost more.
+    return "upgrade" if plan.monthly_price > current.plan.monthly_price else "downgrade"
+
+
+def unused_value(current: Subscription, plan: Plan, period: str, now: datetime) -> timedelta:
+    """The current subscription's paid time still to come, as time on `plan` of the same value (never negative)."""
+    if current.end_date is None:
+        return timedelta(0)
+    remaining = max(current.end_date - now, timedelta(0))
+    current_daily = current.plan.price(current.billing_period) / VALUATION_DAYS[current.billing_period]
+    new_daily = plan.price(period) / VALUATION_DAYS[period]
+    if not current_daily or not new_daily:
+        return remaining
+    credit = remaining * (current_daily / new_daily)
+    return timedelta(minutes=int(credit.total_seconds() // 60))
+
+
 def trial_eligible(user: User) -> bool:
     """A trial is for newcomers: nothing the user had ever started (a trial or a paid period)."""
     started = sa.select(Subscription.id).where(Subscription.user_id == user.id, Subscription.start_date.is_not(None))
@@ -124,6 +190,8 @@ def create_pending(user: User, plan_key: str, billing_period: str, brand_ids: li
     """Validate the choice, expire the user's older pending rows, and add the new pending subscription."""
     plan = catalog.plan_by_key(plan_key)
     period = catalog.billing_period(billing_period)
+    current = live_subscription(user)
+    _refuse_unpurchasable(plan_change(current, plan, period), current)  # whatever brands come with it
     brands = catalog.chosen_brands(plan, brand_ids)
     for older in db.session.scalars(
         sa.select(Subscription).where(Subscription.user_id == user.id, Subscription.status == "pending")
@@ -137,21 +205,53 @@ def create_pending(user: User, plan_key: str, billing_period: str, brand_ids: li
 
 
 def activate(subscription: Subscription) -> Subscription:
-    """The single activation routine (card checkout, internal and manual): pending or trial -> active."""
+    """The single activation routine (card checkout, internal and manual): pending or trial -> active.
+
+    It replaces the user's other live subscription at once (a trial ends; a paid plan ends and its unused paid time
+    is carried over, valued at the new plan's rate), so a user never has two live subscriptions.
+    """
     _require_status(subscription, ("pending", "trial"))
     user = db.session.get(User, subscription.user_id) if subscription.user_id else None
-    credit_days = _consume_credit_days(user)
     start = utcnow()
+    carried = _replace_live_subscriptions(subscription, start)
+    credit_days = _consume_credit_days(user)
     subscription.status = "active"
     subscription.start_date = start
-    subscription.end_date = start + PERIOD_LENGTHS[subscription.billing_period] + timedelta(days=credit_days)
+    period_end = start + PERIOD_LENGTHS[subscription.billing_period]
+    subscription.end_date = period_end + timedelta(days=credit_days) + carried
     subscription.cancelled_at = None
     if subscription.plan.is_full:
         subscription.brands = catalog.active_brands()
     db.session.flush()
     if subscription.user_id:
-        capture(str(subscription.user_id), "subscription_activated", _activation_properties(subscription, credit_days))
+        properties = _activation_properties(subscription, credit_days)
+        capture(str(subscription.user_id), "subscription_activated", {**properties, "carried_days": carried.days})
     return subscription
+
+
+def _replace_live_subscriptions(subscription: Subscription, now: datetime) -> timedelta:
+    """End the user's other trial or active subscriptions as `subscription` starts; return the paid time carried."""
+    if subscription.user_id is None:
+        return timedelta(0)
+    others = db.session.scalars(
+        sa.select(Subscription)
+        .where(
+            Subscription.user_id == subscription.user_id,
+            Subscription.id != subscription.id,
+            Subscription.status.in_(LIVE_STATUSES),
+        )
+        .with_for_update()
+    )
+    carried = timedelta(0)
+    for other in others:
+        if other.status == "active":
+            carried += unused_value(other, subscription.plan, subscription.billing_period, now)
+        log.info("subscription %s (%s) replaced by %s", other.id, other.status, subscription.id)
+        other.status = "expired"
+        other.end_date = min(other.end_date or now, now)
+        _clear_schedule(other)
+    db.session.flush()  # the one-live-per-user index must see them ended before this one becomes active
+    return carried
 
 
 def expire_pending(subscription: Subscription) -> bool:
@@ -203,6 +303,7 @@ def extend(subscription: Subscription, days: Any) -> tuple[datetime, datetime]:
 
 
 def cancel(subscription: Subscription) -> Subscription:
+    """End a trial or active subscription now: cancelled, with cancelledAt set (its end date is kept for a resume)."""
     _require_status(subscription, LIVE_STATUSES)
     subscription.status = "cancelled"
     subscription.cancelled_at = utcnow()
@@ -211,10 +312,34 @@ def cancel(subscription: Subscription) -> Subscription:
 
 
 def resume(subscription: Subscription) -> Subscription:
+    """Cancelled -> active again, while its period lasts and the user has no other trial or active subscription."""
     _require_status(subscription, ("cancelled",))
-    subscription.status = "active"
-    subscription.cancelled_at = None
-    db.session.flush()
+    if subscription.end_date is None or subscription.end_date <= utcnow():
+        raise ApiError("period_over", _("The subscription's period is over; it can no longer be resumed."), 409)
+    other_live = (
+        sa.select(Subscription.id)
+        .where(
+            Subscription.user_id == subscription.user_id,
+            Subscription.id != subscription.id,
+            Subscription.status.in_(LIVE_STATUSES),
+        )
+        .limit(1)
+    )
+    refusal = ApiError(
+        "other_live_subscription",
+        _("The user already has another trial or active subscription; end that one before resuming this one."),
+        409,
+    )
+    if subscription.user_id is not None and db.session.scalar(other_live) is not None:
+        raise refusal
+    try:
+        # A savepoint: should a live subscription appear meanwhile, the one-live-per-user index refuses the flush and
+        # only this change is undone.
+        with db.session.begin_nested():
+            subscription.status = "active"
+            subscription.cancelled_at = None
+    except sa.exc.IntegrityError:
+        raise refusal from None
     return subscription
 
 
@@ -258,8 +383,8 @@ def downgrade(user: User, plan_key: str, brand_ids: list[int]) -> Subscription:
     if subscription is None or subscription.status != "active":
         raise ApiError("no_active_subscription", _("Only a paid, active subscription can move to a lower plan."), 409)
     plan = catalog.plan_by_key(plan_key)
-    period = subscription.billing_period
-    if plan.id == subscription.plan_id or plan.price(period) >= subscription.plan.price(period):
+    change = plan_change(subscription, plan, subscription.billing_period)
+    if change.kind != "downgrade" or plan.id == subscription.plan_id:
         raise ApiError("not_a_downgrade", _("Choose a plan cheaper than your current one."), 400)
     brands = catalog.chosen_brands(plan, brand_ids)
     subscription.scheduled_plan = plan
@@ -268,7 +393,43 @@ def downgrade(user: User, plan_key: str, brand_ids: list[int]) -> Subscription:
     return subscription
 
 
+def cancel_downgrade(user: User) -> Subscription:
+    """Keep the current plan after all: forget the scheduled downgrade."""
+    subscription = live_subscription(user)
+    if subscription is None or subscription.scheduled_plan_id is None:
+        raise ApiError("no_scheduled_change", _("No plan change is scheduled."), 404)
+    _clear_schedule(subscription)
+    db.session.flush()
+    return subscription
+
+
 # Helpers
+
+
+def _refuse_unpurchasable(change: PlanChange, current: Subscription | None) -> None:
+    """A dealer with a paid plan buys only what replaces it for the better; the rest is refused with what to do."""
+    if change.purchasable:
+        return
+    if change.kind == "current":
+        raise ApiError(
+            "already_subscribed",
+            _(
+                "You already have this plan until %(date)s. You can renew it in the last %(days)d days of the period.",
+                date=format_date(current.end_date, "long") if current else "",
+                days=RENEWAL_WINDOW.days,
+            ),
+            409,
+        )
+    raise ApiError(
+        "use_downgrade",
+        _("A cheaper plan starts when your paid period ends: schedule it as a plan change on the subscription page."),
+        409,
+    )
+
+
+def _clear_schedule(subscription: Subscription) -> None:
+    subscription.scheduled_plan_id = None
+    subscription.scheduled_brand_ids = None
 
 
 def _require_status(subscription: Subscription, allowed: tuple[str, ...]) -> None:

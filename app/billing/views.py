@@ -3,24 +3,24 @@
 from __future__ import annotations
 
 from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
-from flask_babel import format_decimal
+from flask_babel import format_date
 from flask_babel import gettext as _
 from flask_login import current_user
 
 from app.billing import catalog, subscriptions
 from app.billing.models import BILLING_PERIODS
+from app.billing.money import format_tl
 from app.core.errors import ApiError
 from app.core.security import public
+from app.core.validation import form_brand_ids
+from app.extensions import db
 
 bp = Blueprint("billing_pages", __name__)
 
 CHECKOUT_ENDPOINT = "payments_pages.checkout"
 
 
-@bp.app_template_filter("tl")
-def format_tl(kurus: int) -> str:
-    """Kuruş as lira the Turkish way: 149900 -> "1.499,00 ₺" (separators follow the page language)."""
-    return f"{format_decimal(kurus / 100, format='#,##0.00')} ₺"
+bp.add_app_template_filter(format_tl, "tl")
 
 
 def _selected_period() -> str:
@@ -42,23 +42,32 @@ def _to_subscription_page(message: str, category: str = "success"):  # noqa: ANN
 @public
 def plans():
     signed_in = current_user.is_authenticated
+    current = subscriptions.live_subscription(current_user) if signed_in else None
+    period = _selected_period()
+    plan_list = catalog.active_plans()
     return render_template(
         "billing/plans.html",
-        plans=catalog.active_plans(),
+        plans=plan_list,
         brands=catalog.active_brands(),
-        period=_selected_period(),
+        period=period,
         checkout_url=_checkout_url(),
         trial_eligible=signed_in and subscriptions.trial_eligible(current_user),
         trial_days=current_app.config["TRIAL_DAYS"],
+        current=current,
+        changes={plan.id: subscriptions.plan_change(current, plan, period) for plan in plan_list},
+        renewal_days=subscriptions.RENEWAL_WINDOW.days,
     )
 
 
 @bp.get("/subscription")
 def subscription():
+    current = subscriptions.current_subscription(current_user)
     return render_template(
         "billing/subscription.html",
-        subscription=subscriptions.current_subscription(current_user),
+        subscription=current,
+        scheduled_brands=catalog.brands_by_ids(current.scheduled_brand_ids) if current else [],
         checkout=request.args.get("checkout"),
+        checkout_url=_checkout_url(),
         status_labels=subscriptions.STATUS_LABELS,
     )
 
@@ -70,6 +79,33 @@ def start_trial():
     except ApiError as error:
         return _to_subscription_page(error.message, "error")
     return _to_subscription_page(_("Your free trial has started. Every brand is open to you."))
+
+
+@bp.post("/subscription/downgrade")
+def schedule_downgrade():
+    form = request.form
+    try:
+        subscription = subscriptions.downgrade(current_user, form.get("plan_key"), form_brand_ids(form))
+    except ApiError as error:
+        db.session.rollback()
+        flash(error.message, "error")
+        return redirect(url_for(".plans"), code=303)
+    return _to_subscription_page(
+        _(
+            "From %(date)s your plan becomes %(plan)s. Nothing is charged now.",
+            date=format_date(subscription.end_date, "long"),
+            plan=subscription.scheduled_plan.label,
+        )
+    )
+
+
+@bp.post("/subscription/downgrade/cancel")
+def cancel_downgrade():
+    try:
+        subscriptions.cancel_downgrade(current_user)
+    except ApiError as error:
+        return _to_subscription_page(error.message, "error")
+    return _to_subscription_page(_("The plan change was cancelled; your current plan continues."))
 
 
 @bp.post("/subscription/cancel-pending")

@@ -126,6 +126,13 @@ def is_id(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= ID_MAX
 
 
+def form_brand_ids(form: Mapping[str, Any], name: str = "brand_ids") -> list[int | str]:
+    """A form's repeated id field as ids; anything else passed on as it came, for the service to refuse."""
+    values = form.getlist(name)  # type: ignore[attr-defined]
+    digits = len(str(ID_MAX))  # a longer number is no id, refused as text without a slow int()
+    return [int(value) if value.isdecimal() and len(value) <= digits else value for value in values]
+
+
 class IdConverter(IntegerConverter):
     """`<int:...>` in every route: 1..ID_MAX, so an id no row can have is a 404 before the database is asked."""
 

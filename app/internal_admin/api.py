@@ -5,7 +5,8 @@ from __future__ import annotations
 from flask import jsonify
 
 from app.core.openapi import INTERNAL, documented
-from app.internal_admin.guard import InternalBlueprint, log_action, read_actor
+from app.internal_admin.audit import audited
+from app.internal_admin.guard import InternalBlueprint, read_actor
 from app.internal_admin.schemas import ActorBody, CacheCleared, InternalHeaders, VehicleDeleted
 from app.vehicles import admin as vehicles_admin
 from app.vehicles.answers import normalize_vin
@@ -26,8 +27,11 @@ bp = InternalBlueprint("internal_admin_api", __name__)
 def clear_vehicle_cache(vin: str):
     vin = normalize_vin(vin)
     actor, _body = read_actor()
-    cleared, checked = vehicles_admin.clear_cache(vin)
-    log_action(actor, "vehicle.cache_clear", vin, cleared=cleared)
+    with audited(actor, "vehicle.cache_clear", "vehicle", vin) as record:
+        cleared, checked = vehicles_admin.clear_cache(vin)
+        record.before = {"cacheKeys": cleared}
+        record.after = {"cacheKeys": []}
+        record.details["cleared"] = cleared
     return jsonify(clearedKeys=cleared, totalKeysChecked=checked)
 
 
@@ -44,8 +48,16 @@ def clear_vehicle_cache(vin: str):
 def delete_vehicle(vin: str):
     vin = normalize_vin(vin)
     actor, _body = read_actor()
-    deleted = vehicles_admin.delete_vehicle(vin)
-    log_action(actor, "vehicle.delete", vin, vehicle_id=deleted.vehicle_id, user_links=deleted.cascaded_user_links)
+    with audited(actor, "vehicle.delete", "vehicle", vin) as record:
+        deleted = vehicles_admin.delete_vehicle(vin)
+        record.before = {
+            "vehicleId": deleted.vehicle_id,
+            "brandName": deleted.brand_name,
+            "model": deleted.model,
+            "source": deleted.source,
+            "userLinks": deleted.cascaded_user_links,
+        }
+        record.details.update(vehicle_id=deleted.vehicle_id, user_links=deleted.cascaded_user_links)
     return jsonify(
         vehicleId=deleted.vehicle_id,
         brandName=deleted.brand_name,

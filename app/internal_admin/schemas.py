@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
+from app.billing.schemas import SubscriptionOut
 from app.core.openapi import ApiModel
 from app.internal_admin.guard import AUTH_HEADER, FOUNDER_ID_MAX_LENGTH, REASON_MAX_LENGTH
 
@@ -29,3 +30,62 @@ class VehicleDeleted(ApiModel):
     model: str
     source: str
     cascaded_user_links: int
+
+
+class ExtendTrialBody(ActorBody):
+    days: int = Field(ge=1, le=90, description="Days added to the later of now and the current end date.")
+
+
+class ChangePlanBody(ActorBody):
+    new_plan_id: int = Field(ge=1, description="An active plan other than the current one.")
+
+
+class BrandSetBody(ActorBody):
+    brand_ids: list[int] = Field(description="Exactly the plan's brandCount distinct active brand ids.")
+
+
+class TrialExtended(ApiModel):
+    previous_end_date: str | None
+    new_end_date: str
+    days_added: int
+    status: str
+
+
+class InternalSubscription(SubscriptionOut):
+    user_id: str | None = Field(description="Whose subscription it is (null once the account was deleted).")
+
+
+class PlanChanged(InternalSubscription):
+    brand_reassignment_needed: bool = Field(
+        description="The new plan (not Full) takes another number of brands than the subscription holds: "
+        "choose them with the brands call."
+    )
+
+
+class RefundBody(ActorBody):
+    amount: int | None = Field(
+        default=None,
+        ge=1,
+        le=2**31 - 1,
+        description="Kuruş to refund, at most what is not yet refunded; omitted: all that is left.",
+    )
+
+
+class RefundHeaders(InternalHeaders):
+    idempotency_key: str | None = Field(
+        default=None,
+        alias="Idempotency-Key",
+        min_length=1,
+        max_length=255,
+        pattern=r"^[\x20-\x7e]+$",
+        description="Optional; a retry with the same key returns the refund already made instead of refunding again.",
+    )
+
+
+class PaymentRefunded(ApiModel):
+    payment_id: str
+    refund_id: str
+    amount: int = Field(description="Kuruş refunded by this call.")
+    refunded_amount: int = Field(description="Kuruş refunded of the payment in all.")
+    status: str = Field(description="refunded when everything was refunded, else partially_refunded.")
+    currency: str

@@ -4,7 +4,7 @@ import uuid
 
 import pytest
 from flask import url_for
-from werkzeug.routing import IntegerConverter
+from werkzeug.routing import IntegerConverter, UUIDConverter
 
 from app.auth.sessions import COOKIE_NAME, create_session, sign
 from app.extensions import db
@@ -20,7 +20,12 @@ def _non_public_rules(app):
 
 
 def _sample(rule, name, samples):
-    return samples.get(name, 1 if isinstance(rule._converters[name], IntegerConverter) else "x")
+    converter = rule._converters[name]
+    if name in samples:
+        return samples[name]
+    if isinstance(converter, UUIDConverter):
+        return uuid.uuid4()
+    return 1 if isinstance(converter, IntegerConverter) else "x"
 
 
 def test_every_route_not_marked_public_needs_a_session(app, client):

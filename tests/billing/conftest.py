@@ -11,7 +11,7 @@ from app.billing import seed
 from app.billing.models import Brand, Plan, Subscription
 from app.core.db import utcnow
 from app.extensions import db
-from tests.support.payments import WEBHOOK_SECRET, payments_of, sign_in_client, start_checkout
+from tests.support.payments import WEBHOOK_SECRET, deliver, payments_of, sign_in_client, start_checkout
 
 
 class Catalog:
@@ -98,6 +98,24 @@ def checkout(create_user, card_client, billing_catalog, stripe_sandbox):  # noqa
 
 
 @pytest.fixture
+def dealer(create_user, card_client):  # noqa: ANN001, ANN201
+    """A signed-in user of `card_client`, with no subscription yet."""
+    user = create_user()
+    sign_in_client(card_client, user.email)
+    return user
+
+
+@pytest.fixture
 def webhook_client(card_app):  # noqa: ANN001, ANN201
     """The provider sends no session cookie."""
     return card_app.test_client()
+
+
+@pytest.fixture
+def paid(checkout, webhook_client, stripe_sandbox):  # noqa: ANN001, ANN201
+    """The dealer's trio checkout paid (799,00 ₺): (user, the completed payment)."""
+    user, session_id = checkout
+    assert deliver(webhook_client, stripe_sandbox, stripe_sandbox.complete(session_id)).status_code == 200
+    [payment] = payments_of(user)
+    assert payment.status == "completed"
+    return user, payment

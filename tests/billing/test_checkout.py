@@ -1,25 +1,9 @@
 """Starting a card checkout: a pending subscription, its pending payment and a hosted session at the provider."""
 
 import pytest
-import sqlalchemy as sa
 
-from app.billing.models import Subscription
-from app.extensions import db
 from tests.conftest import SITE, csrf_token_from
-from tests.support.payments import payments_of, sign_in_client, start_checkout
-
-
-@pytest.fixture
-def dealer(create_user, card_client):  # noqa: ANN001, ANN201
-    user = create_user()
-    sign_in_client(card_client, user.email)
-    return user
-
-
-def subscriptions_of(user) -> list[Subscription]:  # noqa: ANN001
-    db.session.expire_all()
-    query = sa.select(Subscription).where(Subscription.user_id == user.id).order_by(Subscription.created_at)
-    return list(db.session.scalars(query))
+from tests.support.payments import payments_of, sign_in_client, start_checkout, subscriptions_of
 
 
 def test_checkout_creates_the_pending_subscription_payment_and_provider_session(

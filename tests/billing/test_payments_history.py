@@ -7,7 +7,7 @@ import pytest
 from app.billing.models import BankAccount, Payment
 from app.core.db import utcnow
 from app.extensions import db
-from tests.support.payments import deliver, payments_of, sign_in_client, start_checkout
+from tests.support.payments import deliver, payments_of, start_checkout
 
 CURATED_KEYS = {
     "id",
@@ -15,6 +15,7 @@ CURATED_KEYS = {
     "status",
     "method",
     "amount",
+    "refundedAmount",
     "currency",
     "billingPeriod",
     "createdAt",
@@ -22,13 +23,6 @@ CURATED_KEYS = {
     "hasCardReceipt",
 }
 LEGACY_RECEIPT = "http://localhost/static/receipts/dekont-1.pdf"
-
-
-@pytest.fixture
-def dealer(create_user, card_client):  # noqa: ANN001, ANN201
-    user = create_user()
-    sign_in_client(card_client, user.email)
-    return user
 
 
 @pytest.fixture

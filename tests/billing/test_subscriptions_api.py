@@ -30,12 +30,16 @@ def test_plans_are_public_ordered_and_priced_in_kurus(client, billing_catalog):
     plans = response.get_json()["plans"]
     assert [plan["key"] for plan in plans] == ["single", "trio", "full"]
     assert plans[0] == {
+        "id": billing_catalog.plans["single"].id,
         "key": "single",
         "name": "Tek Marka",
         "brandCount": 1,
         "isFull": False,
         "prices": {"monthly": 39_900, "yearly": 399_000},
         "monthlyEquivalentOfYearly": 33_250,
+        "vatIncluded": True,
+        "isCurrent": False,
+        "changes": None,
     }
     assert plans[2]["isFull"] is True
 
@@ -75,7 +79,7 @@ def test_me_prefers_the_live_subscription_over_a_pending_one(client, user, make_
 
     assert body["id"] == str(live.id)
     assert body["status"] == "active"
-    assert body["plan"] == {"key": "trio", "name": "Üç Marka", "brandCount": 3}
+    assert body["plan"] == {"id": live.plan.id, "key": "trio", "name": "Üç Marka", "brandCount": 3}
     assert len(body["brands"]) == 3
     assert body["scheduledChange"] is None
     assert body["cancelledAt"] is None

@@ -123,7 +123,7 @@ def test_an_expired_event_after_completion_changes_nothing(webhook_client, check
     assert state(user) == ("completed", "active")
 
 
-def test_a_completion_after_expiry_records_the_money_but_does_not_revive_the_subscription(
+def test_a_completion_after_expiry_gives_the_money_back_and_does_not_revive_the_subscription(
     webhook_client, checkout, stripe_sandbox, posthog
 ):
     user, session_id = checkout
@@ -133,10 +133,16 @@ def test_a_completion_after_expiry_records_the_money_but_does_not_revive_the_sub
     response = deliver(webhook_client, stripe_sandbox, stripe_sandbox.complete(session_id))
 
     assert response.status_code == 200
-    assert state(user) == ("completed", "expired")
+    assert state(user) == ("refunded", "expired")
+    [payment] = payments_of(user)
+    assert payment.refunded_amount == payment.amount
+    [refund] = stripe_sandbox.refunds.values()
+    assert (refund["payment_intent"], refund["amount"]) == (payment.payment_intent_id, payment.amount)
     assert outbox("payment_success") == [] and posthog.named("subscription_activated") == []
     [success] = posthog.named("payment_success")
     assert success["properties"]["activated"] is False
+    [refunded] = posthog.named("payment_refunded")
+    assert refunded["properties"]["via"] == "automatic"
 
 
 def test_a_declined_card_tells_the_customer_and_keeps_the_checkout_open(

@@ -158,6 +158,7 @@ NO_BODY = {
     ("/api/account/connections/google", "DELETE"),
     ("/api/auth/sign-out", "POST"),
     ("/api/subscriptions/cancel-pending", "PATCH"),
+    ("/api/subscriptions/downgrade", "DELETE"),
     ("/api/subscriptions/trial", "POST"),
     ("/api/vehicles/1/parts/1/copy", "POST"),
     ("/api/vehicles/history/1", "DELETE"),

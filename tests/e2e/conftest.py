@@ -6,7 +6,10 @@ import os
 
 import pytest
 
+from app.billing import seed
 from app.core.loopback import LoopbackServer
+from app.extensions import db
+from tests.support.payments import WEBHOOK_SECRET
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 
@@ -39,3 +42,24 @@ def page():  # noqa: ANN201
         yield tab
         context.close()
         browser.close()
+
+
+@pytest.fixture
+def card_live_server(make_app, stripe_sandbox):  # noqa: ANN001, ANN201
+    """A live server whose checkouts go to the sandbox, and whose webhook the sandbox calls back."""
+    app = make_app(
+        STRIPE_SECRET_KEY="sk_test_e2e",
+        STRIPE_WEBHOOK_SECRET=WEBHOOK_SECRET,
+        STRIPE_API_BASE=stripe_sandbox.url,
+        CHECKOUT_ORIGIN=stripe_sandbox.url,
+    )
+    with app.app_context():
+        seed.brands()
+        seed.plans()
+        db.session.commit()
+    server = LoopbackServer(app, name="live-server").start()
+    url = server.url
+    app.config["BASE_URL"] = url  # the provider's return addresses: known only once the port is
+    stripe_sandbox.webhook_url = url + "/api/payments/card/webhook"
+    yield url
+    server.stop()

@@ -7,6 +7,7 @@ import sqlalchemy as sa
 
 from app.extensions import db, redis_store
 from app.internal_admin.guard import AUTH_HEADER
+from app.internal_admin.models import AuditEntry
 from app.vehicles.cache import keys_for, lock_key, negative_key, positive_key
 from app.vehicles.models import QueryLog, UserVehicle, Vehicle
 from tests.billing.conftest import billing_catalog, make_subscription  # noqa: F401 - fixtures used here
@@ -284,3 +285,46 @@ def test_a_decoded_vehicle_once_deleted_is_decoded_afresh(app, client, upstreams
     assert again.status_code == 200
     assert upstreams.vin_calls()["catapi"] == catapi_calls + 1  # decoded upstream again, not served from a cache
     assert vehicle_by_vin(VIN) is not None
+
+
+# --- the audit table ------------------------------------------------------------------------------------------------
+
+
+def audit_rows():
+    return [
+        (
+            entry.action,
+            entry.target_type,
+            entry.target_id,
+            entry.founder_id,
+            entry.reason,
+            entry.outcome,
+            entry.before,
+            entry.after,
+        )
+        for entry in db.session.scalars(sa.select(AuditEntry).order_by(AuditEntry.id))
+    ]
+
+
+def test_vehicle_calls_land_in_the_audit_table_done_or_refused(client):
+    redis_store.client.set(negative_key(VIN), "{}")
+    vehicle_id = make_vehicle().id
+
+    call(client, "POST", f"/vehicles/{VIN.lower()}/cache-clear")
+    call(client, "DELETE", f"/vehicles/{VIN}")
+    call(client, "DELETE", f"/vehicles/{VIN}")
+
+    founder = ("kurucu-1", "Yanlış eşleşme bildirildi")
+    deleted = {"vehicleId": vehicle_id, "brandName": "Volkswagen", "model": "Golf", "source": "catapi", "userLinks": 0}
+    assert audit_rows() == [
+        ("vehicle.cache_clear", "vehicle", VIN, *founder, "ok", {"cacheKeys": [negative_key(VIN)]}, {"cacheKeys": []}),
+        ("vehicle.delete", "vehicle", VIN, *founder, "ok", deleted, None),
+        ("vehicle.delete", "vehicle", VIN, *founder, "vehicle_not_found", None, None),
+    ]
+
+
+def test_calls_refused_before_the_founder_is_known_are_not_in_the_audit_table(client):
+    call(client, "POST", f"/vehicles/{VIN}/cache-clear", token="wrong")
+    call(client, "POST", f"/vehicles/{VIN}/cache-clear", body={"reason": "temizlik"})
+
+    assert audit_rows() == []

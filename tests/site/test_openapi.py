@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import uuid
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import import_module
 
 import pytest
@@ -27,6 +27,7 @@ from schemathesis.specs.openapi.checks import (
 
 from app import create_app
 from app.auth.sessions import COOKIE_NAME
+from app.billing.models import Subscription
 from app.billing.sandbox import StripeSandbox
 from app.config import PROJECT_ROOT
 from app.core.loopback import LoopbackServer
@@ -139,6 +140,7 @@ class LiveApi:
     cookie: str
     vehicle_id: int
     category_id: int
+    subscription_id: str = ""  # another dealer's: the founder's subscription calls change it, not the signed-in one
 
 
 def _primary_keys(table: sa.Table) -> set[tuple]:
@@ -173,10 +175,12 @@ def live_api(app, base_config, _upstream_sandboxes, database_snapshot) -> Iterat
     with server_app.app_context():
         email = f"openapi-{uuid.uuid4().hex[:12]}@example.com"
         commit_full_plan_dealer(email, "OpenAPI Bayi", PASSWORD)
+        target = commit_full_plan_dealer(f"target-{email}", "OpenAPI Hedef Bayi", PASSWORD)
+        subscription_id = str(db.session.scalar(sa.select(Subscription.id).where(Subscription.user_id == target.id)))
         db.session.remove()
     server = LoopbackServer(server_app, name="openapi-live-server", quiet=True).start()
     try:
-        yield _prepare(server.url, email)
+        yield replace(_prepare(server.url, email), subscription_id=subscription_id)
     finally:
         server.stop()
         stripe.stop()
@@ -226,8 +230,14 @@ def api_schema(live_api: LiveApi):  # noqa: ANN201
 
 def _fixed_ids(operation, live_api: LiveApi) -> dict[str, int | str] | None:  # noqa: ANN001
     """Real rows for the ids, so the catalog and demo routes answer more than 404; a sandbox VIN that is not stored
-    for the VIN in a path (the internal delete must not take the Golf the other routes read)."""
-    ids = {"vehicle_id": live_api.vehicle_id, "category_id": live_api.category_id, "vin": VIN_CLIO}
+    for the VIN in a path (the internal delete must not take the Golf the other routes read); another dealer's
+    subscription for the founder's subscription calls."""
+    ids = {
+        "vehicle_id": live_api.vehicle_id,
+        "category_id": live_api.category_id,
+        "vin": VIN_CLIO,
+        "subscription_id": live_api.subscription_id,
+    }
     return {name: value for name, value in ids.items() if f"{{{name}}}" in operation.path} or None
 
 

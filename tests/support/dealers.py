@@ -19,17 +19,23 @@ def commit_full_plan_dealer(email: str, name: str, password: str) -> User:
     seed.brands()
     seed.plans()
     user = create_user(email=email, name=name, password=password, email_verified=True)
+    commit_active_plan(user, "full")
+    return user
+
+
+def commit_active_plan(user: User, plan_key: str, brand_names: tuple[str, ...] = (), days_left: int = 29) -> None:
+    """Commit an active monthly subscription to `plan_key` for `user` (every active brand when none are named)."""
+    brands = sa.select(Brand).where(Brand.name.in_(brand_names) if brand_names else Brand.active)
     now = utcnow()
     db.session.add(
         Subscription(
             user_id=user.id,
-            plan=db.session.scalar(sa.select(Plan).where(Plan.key == "full")),
+            plan=db.session.scalar(sa.select(Plan).where(Plan.key == plan_key)),
             status="active",
             billing_period="monthly",
-            brands=list(db.session.scalars(sa.select(Brand).where(Brand.active))),
+            brands=list(db.session.scalars(brands)),
             start_date=now - timedelta(days=1),
-            end_date=now + timedelta(days=29),
+            end_date=now + timedelta(days=days_left),
         )
     )
     db.session.commit()
-    return user

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
-from app.billing.models import Payment
+from app.billing.models import Payment, Subscription
 from app.billing.sandbox import StripeSandbox
 from app.extensions import db
 from tests.conftest import PASSWORD, SITE
@@ -34,3 +34,11 @@ def deliver(client, sandbox: StripeSandbox, event: dict, secret: str | None = No
 def payments_of(user) -> list[Payment]:  # noqa: ANN001
     db.session.expire_all()
     return list(db.session.scalars(sa.select(Payment).where(Payment.user_id == user.id).order_by(Payment.created_at)))
+
+
+def subscriptions_of(user) -> list[Subscription]:  # noqa: ANN001
+    """The user's subscriptions (a user or a user id), oldest first, read afresh."""
+    user_id = getattr(user, "id", user)
+    db.session.expire_all()
+    query = sa.select(Subscription).where(Subscription.user_id == user_id).order_by(Subscription.created_at)
+    return list(db.session.scalars(query))
