@@ -44,9 +44,10 @@ def _check_captcha() -> None:
     verify_captcha(request.form.get(CAPTCHA_FIELD), request.remote_addr)
 
 
-def _sign_in_and_go(user: User, remember: bool) -> Response:
+def _sign_in_and_go(user: User, remember: bool, fallback: str = "/") -> Response:
+    """Sign `user` in and go on to ?next=, else to `fallback`."""
     row = open_session(user, remember)
-    return signed_in(redirect(_next_path(), code=303), row)
+    return signed_in(redirect(safe_next_path(request.args.get("next"), fallback), code=303), row)
 
 
 # --- sign in -------------------------------------------------------------------------------------------------
@@ -118,7 +119,7 @@ def submit_register():
         user = services.sign_up(name=form.name.data.strip(), email=form.email.data, password=form.password.data)
     except ApiError as error:
         return _register_page(form, error.message, error.status)
-    return _sign_in_and_go(user, remember=True)
+    return _sign_in_and_go(user, remember=True, fallback=url_for("accounts_pages.welcome"))
 
 
 # --- sign out ------------------------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from app.billing import catalog, subscriptions
 from app.billing.models import BILLING_PERIODS
 from app.billing.money import format_tl
 from app.core.errors import ApiError
+from app.core.i18n import safe_next_path
 from app.core.security import public
 from app.core.validation import form_brand_ids
 from app.extensions import db
@@ -78,7 +79,9 @@ def start_trial():
         subscriptions.start_trial(current_user)
     except ApiError as error:
         return _to_subscription_page(error.message, "error")
-    return _to_subscription_page(_("Your free trial has started. Every brand is open to you."))
+    flash(_("Your free trial has started. Every brand is open to you."), "success")
+    # The welcome page sends the new dealer straight on to the VIN search.
+    return redirect(safe_next_path(request.form.get("next"), url_for(".subscription")), code=303)
 
 
 @bp.post("/subscription/downgrade")

@@ -18,6 +18,7 @@ import uuid
 from typing import Any
 
 from flask import Blueprint, Response, current_app, g, redirect, render_template, request, url_for
+from flask_login import current_user
 
 from app.analytics.services import capture
 from app.catalog import views as catalog_views
@@ -40,7 +41,8 @@ def demo_links() -> CatalogLinks:
         page_endpoint="demo_views.index",
         category_endpoint="demo_views.category",
         children_endpoint="demo_views.children",
-        register_endpoint="demo_views.register",
+        # A signed-in dealer has an account: no calls to register for them.
+        register_endpoint=None if current_user.is_authenticated else "demo_views.register",
     )
 
 

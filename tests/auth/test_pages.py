@@ -61,7 +61,7 @@ def test_signed_out_header_offers_sign_in_and_register(client):
 def test_register_creates_the_user_signs_in_and_mails_the_verification_link(client):
     response = submit(client, "/register", NEW_DEALER)
 
-    assert response.status_code == 303 and response.headers["Location"] == "/"
+    assert response.status_code == 303 and response.headers["Location"] == "/welcome"
     assert "Expires" in session_cookie_header(response)  # a new dealer stays signed in
     assert _signed_in_email(client) == "ayse@example.com"
     header = client.get("/").get_data(as_text=True)

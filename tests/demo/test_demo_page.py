@@ -287,3 +287,14 @@ def test_the_landing_page_invites_to_the_demo(client):
     html = page(client, "/")
 
     assert 'href="/demo"' in html
+
+
+def test_a_signed_in_dealer_sees_no_call_to_register(client, golf, create_user, sign_in):
+    sign_in(create_user().email)
+
+    whole = page(client, "/demo")
+    leaf = page(client, f"/demo/categories/{golf.leaf}")
+
+    for html in (whole, leaf):
+        assert "/demo/register" not in html and "data-placement=" not in html
+    assert 'href="/vin"' in whole and "Bu, demo aracıdır." in whole

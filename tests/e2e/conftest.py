@@ -5,10 +5,13 @@ from __future__ import annotations
 import os
 
 import pytest
+import sqlalchemy as sa
 
 from app.billing import seed
+from app.catalog.models import OemCopy
 from app.core.loopback import LoopbackServer
 from app.extensions import db
+from tests.support.committed_dealer import committed_dealer
 from tests.support.payments import WEBHOOK_SECRET
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
@@ -63,3 +66,19 @@ def card_live_server(make_app, stripe_sandbox):  # noqa: ANN001, ANN201
     stripe_sandbox.webhook_url = url + "/api/payments/card/webhook"
     yield url
     server.stop()
+
+
+@pytest.fixture
+def catalog_server(make_app, upstreams, tmp_path):  # noqa: ANN001, ANN201
+    """A live server on the sandboxes with its own picture storage, and a committed dealer with a Full plan."""
+    app = make_app(**upstreams.settings, STORAGE_DIR=str(tmp_path / "storage"))
+    with committed_dealer(app) as dealer:
+        server = LoopbackServer(app, name="live-server").start()
+        try:
+            yield server.url, dealer, app
+        finally:
+            server.stop()
+            with app.app_context():  # before the dealer goes: its copies would outlive it with a null user
+                db.session.execute(sa.delete(OemCopy).where(OemCopy.user_id == dealer.id))
+                db.session.commit()
+                db.session.remove()

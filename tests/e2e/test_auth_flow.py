@@ -38,7 +38,7 @@ def test_sign_up_sign_out_and_sign_in_again_with_remember_me(live_server, page):
     page.get_by_label("E-posta").fill(email)
     page.get_by_label("Şifre").fill(PASSWORD)
     page.get_by_role("button", name="Kayıt ol").click()
-    page.wait_for_url(live_server + "/")
+    page.wait_for_url(live_server + "/welcome")
     assert page.locator(".header-user").inner_text() == name
 
     sign_out(page, live_server)

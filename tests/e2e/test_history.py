@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.test_vehicle_page import catalog_server, open_branch, open_golf  # noqa: F401 - the fixture
+from tests.e2e.test_vehicle_page import open_branch, open_golf
 
 pytestmark = [pytest.mark.e2e, pytest.mark.no_isolation]
 

@@ -11,29 +11,11 @@ import sqlalchemy as sa
 from playwright.sync_api import expect
 
 from app.catalog.models import OemCopy
-from app.core.loopback import LoopbackServer
 from app.extensions import db
 from app.sources.sandbox.catalog import VIN_GOLF
 from tests.e2e.test_vin_search import sign_in
-from tests.support.committed_dealer import committed_dealer
 
 pytestmark = [pytest.mark.e2e, pytest.mark.no_isolation]
-
-
-@pytest.fixture
-def catalog_server(make_app, upstreams, tmp_path):  # noqa: ANN001, ANN201
-    """A live server on the sandboxes with its own picture storage, and a committed dealer with a Full plan."""
-    app = make_app(**upstreams.settings, STORAGE_DIR=str(tmp_path / "storage"))
-    with committed_dealer(app) as dealer:
-        server = LoopbackServer(app, name="live-server").start()
-        try:
-            yield server.url, dealer, app
-        finally:
-            server.stop()
-            with app.app_context():  # before the dealer goes: its copies would outlive it with a null user
-                db.session.execute(sa.delete(OemCopy).where(OemCopy.user_id == dealer.id))
-                db.session.commit()
-                db.session.remove()
 
 
 def copies_of(app, dealer) -> list[str]:  # noqa: ANN001

@@ -14,5 +14,5 @@ def register(page, live_server: str) -> str:  # noqa: ANN001
     page.get_by_label("E-posta").fill(email)
     page.get_by_label("Şifre").fill(PASSWORD)
     page.get_by_role("button", name="Kayıt ol").click()
-    page.wait_for_url(live_server + "/")
+    page.wait_for_url(live_server + "/welcome")
     return email
