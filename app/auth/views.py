@@ -31,8 +31,8 @@ CAPTCHA_FIELD = "cf-turnstile-response"
 INVALID_FORM = 400
 
 
-def _next_path() -> str:
-    return safe_next_path(request.args.get("next"))
+def _next_path(fallback: str = "/") -> str:
+    return safe_next_path(request.args.get("next"), fallback)
 
 
 def _next_param() -> str | None:
@@ -47,7 +47,7 @@ def _check_captcha() -> None:
 def _sign_in_and_go(user: User, remember: bool, fallback: str = "/") -> Response:
     """Sign `user` in and go on to ?next=, else to `fallback`."""
     row = open_session(user, remember)
-    return signed_in(redirect(safe_next_path(request.args.get("next"), fallback), code=303), row)
+    return signed_in(redirect(_next_path(fallback), code=303), row)
 
 
 # --- sign in -------------------------------------------------------------------------------------------------

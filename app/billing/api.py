@@ -22,7 +22,7 @@ PLAN_KEY = _l("Plan")
 BILLING_PERIOD = _l("Billing period")
 
 
-def _iso(moment: datetime | None) -> str | None:
+def iso(moment: datetime | None) -> str | None:
     return moment.isoformat() if moment else None
 
 
@@ -36,7 +36,6 @@ def brand_json(brand: Brand) -> dict[str, Any]:
 
 def plan_offer_json(plan: Plan, current: Subscription | None = None, signed_in: bool = False) -> dict[str, Any]:
     """A plan on sale; for a signed-in caller also whether it is theirs and what buying it would mean."""
-    changes = {period: subscriptions.plan_change(current, plan, period) for period in BILLING_PERIODS}
     return {
         **plan_json(plan),
         "isFull": plan.is_full,
@@ -44,8 +43,14 @@ def plan_offer_json(plan: Plan, current: Subscription | None = None, signed_in: 
         "monthlyEquivalentOfYearly": round(plan.yearly_price / 12),
         "vatIncluded": True,
         "isCurrent": current is not None and current.plan_id == plan.id,
-        "changes": {period: _change_json(change, current) for period, change in changes.items()} if signed_in else None,
+        "changes": _changes_json(plan, current) if signed_in else None,
     }
+
+
+def _changes_json(plan: Plan, current: Subscription | None) -> dict[str, Any]:
+    """What buying `plan` would mean for the caller, per billing period."""
+    changes = {period: subscriptions.plan_change(current, plan, period) for period in BILLING_PERIODS}
+    return {period: _change_json(change, current) for period, change in changes.items()}
 
 
 def _change_json(change: subscriptions.PlanChange, current: Subscription | None) -> dict[str, Any]:
@@ -55,7 +60,7 @@ def _change_json(change: subscriptions.PlanChange, current: Subscription | None)
         "purchasable": change.purchasable,
         "price": change.price,
         "creditDays": change.credit_days,
-        "effectiveDate": _iso(current.end_date) if later else None,
+        "effectiveDate": iso(current.end_date) if later else None,
     }
 
 
@@ -65,7 +70,7 @@ def scheduled_change_json(subscription: Subscription) -> dict[str, Any] | None:
     return {
         "plan": plan_json(subscription.scheduled_plan),
         "brandIds": subscription.scheduled_brand_ids or [],
-        "effectiveDate": _iso(subscription.end_date),
+        "effectiveDate": iso(subscription.end_date),
     }
 
 
@@ -75,9 +80,9 @@ def subscription_json(subscription: Subscription) -> dict[str, Any]:
         "status": subscription.status,
         "plan": plan_json(subscription.plan),
         "billingPeriod": subscription.billing_period,
-        "startDate": _iso(subscription.start_date),
-        "endDate": _iso(subscription.end_date),
-        "cancelledAt": _iso(subscription.cancelled_at),
+        "startDate": iso(subscription.start_date),
+        "endDate": iso(subscription.end_date),
+        "cancelledAt": iso(subscription.cancelled_at),
         "brands": [brand_json(brand) for brand in subscription.brands],
         "scheduledChange": scheduled_change_json(subscription),
     }

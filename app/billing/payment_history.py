@@ -10,7 +10,7 @@ from flask_babel import gettext as _
 
 from app.accounts.models import User
 from app.billing import stripe_gateway
-from app.billing.models import PLAN_LABELS, Payment, Plan, Subscription
+from app.billing.models import Payment, Plan, Subscription
 from app.core.errors import ApiError
 from app.extensions import db
 
@@ -51,17 +51,13 @@ def receipt_for(user: User, payment_id: uuid.UUID) -> str | None:
 
 def _payments_with_plan_names(user: User) -> list[tuple[Payment, str | None]]:
     query = (
-        sa.select(Payment, Plan.key, Plan.name)
+        sa.select(Payment, Plan)
         .outerjoin(Subscription, Payment.subscription_id == Subscription.id)
         .outerjoin(Plan, Subscription.plan_id == Plan.id)
         .where(Payment.user_id == user.id, Payment.status.not_in(UNSHOWN_STATUSES))
         .order_by(Payment.created_at.desc())
     )
-    return [(payment, _plan_label(key, name)) for payment, key, name in db.session.execute(query)]
-
-
-def _plan_label(key: str | None, name: str | None) -> str | None:
-    return str(PLAN_LABELS[key]) if key in PLAN_LABELS else name
+    return [(payment, plan.label if plan else None) for payment, plan in db.session.execute(query)]
 
 
 def _history_item(payment: Payment, plan_name: str | None) -> dict[str, Any]:

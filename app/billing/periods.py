@@ -18,6 +18,7 @@ from datetime import datetime
 import sqlalchemy as sa
 
 from app.billing.models import LIVE_STATUSES, Brand, Subscription
+from app.billing.subscriptions import clear_schedule
 from app.core.db import utcnow
 from app.extensions import db
 
@@ -73,8 +74,7 @@ def _end_period(subscription_id: uuid.UUID, status: str, now: datetime) -> Perio
     subscription = db.session.get(Subscription, subscription_id, populate_existing=True)
     if status == "active" and subscription.scheduled_plan_id is not None:
         outcome.downgrades = _pending_next_period(subscription)
-    subscription.scheduled_plan_id = None
-    subscription.scheduled_brand_ids = None
+    clear_schedule(subscription)
     db.session.flush()
     return outcome
 

@@ -22,7 +22,7 @@ from flask_babel import gettext as _
 from app.analytics.services import capture
 from app.billing import stripe_gateway
 from app.billing.models import Payment, PaymentRefund
-from app.billing.money import format_tl
+from app.billing.money import format_tl, turkish_amount
 from app.core.db import utcnow
 from app.core.errors import ApiError
 from app.extensions import db
@@ -44,10 +44,12 @@ def locked_payment(payment_id: uuid.UUID) -> Payment:
 
 
 def refund_payment(
-    payment_id: uuid.UUID, amount: Any, reason: str, founder_id: str, idempotency_key: str | None = None
-) -> tuple[PaymentRefund, Payment]:
-    """Refund `amount` kuruş of a card payment (what is left when None) for a founder; return the refund and payment."""
-    payment = locked_payment(payment_id)
+    payment: Payment, amount: Any, reason: str, founder_id: str, idempotency_key: str | None = None
+) -> PaymentRefund:
+    """Refund `amount` kuruş of a card payment (what is left when None) for a founder; return the refund.
+
+    `payment` comes from `locked_payment`, so no other refund of it runs meanwhile.
+    """
     if idempotency_key is not None:
         earlier = _refund_with_key(idempotency_key)
         if earlier is not None:
@@ -55,7 +57,7 @@ def refund_payment(
                 raise ApiError(
                     "idempotency_key_reused", _("This Idempotency-Key was already used for another payment."), 409
                 )
-            return earlier, payment
+            return earlier
     _check_refundable(payment)
     amount = _amount_to_refund(payment, amount)
     refund = _refund(
@@ -68,7 +70,7 @@ def refund_payment(
         provider_key=_provider_key(payment, amount, idempotency_key),
     )
     _report(payment, refund, via="super_panel")
-    return refund, payment
+    return refund
 
 
 def refund_automatically(payment: Payment, reason: str) -> PaymentRefund | None:
@@ -110,8 +112,7 @@ def add_note(payment: Payment, line: str) -> None:
 
 def note_amount(kurus: int, currency: str) -> str:
     """An amount as the notes write it, the Turkish way: 15000 -> "150,00 TRY"."""
-    lira, rest = divmod(kurus, 100)
-    return f"{lira:,}".replace(",", ".") + f",{rest:02d} {currency}"
+    return f"{turkish_amount(kurus)} {currency}"
 
 
 # Steps

@@ -28,6 +28,7 @@ from werkzeug.routing import Map, Rule
 from werkzeug.utils import redirect
 from werkzeug.wrappers import Request, Response
 
+from app.billing.money import turkish_amount
 from app.core.loopback import LoopbackServer
 
 log = logging.getLogger(__name__)
@@ -477,9 +478,8 @@ class StripeSandbox:
 
 def _display_amount(amount: int, currency: str) -> str:
     """The amount as the product shows it, the Turkish way: 149900 TRY -> "1.499,00 ₺" (other currencies by code)."""
-    lira, kurus = divmod(int(amount), 100)
     symbol = "₺" if currency.upper() == "TRY" else escape(currency.upper())
-    return f"{lira:,}".replace(",", ".") + f",{kurus:02d} {symbol}"
+    return f"{turkish_amount(amount)} {symbol}"
 
 
 def _page(title: str, content: str) -> str:

@@ -233,15 +233,7 @@ def _replace_live_subscriptions(subscription: Subscription, now: datetime) -> ti
     """End the user's other trial or active subscriptions as `subscription` starts; return the paid time carried."""
     if subscription.user_id is None:
         return timedelta(0)
-    others = db.session.scalars(
-        sa.select(Subscription)
-        .where(
-            Subscription.user_id == subscription.user_id,
-            Subscription.id != subscription.id,
-            Subscription.status.in_(LIVE_STATUSES),
-        )
-        .with_for_update()
-    )
+    others = db.session.scalars(_other_live(subscription).with_for_update())
     carried = timedelta(0)
     for other in others:
         if other.status == "active":
@@ -249,7 +241,7 @@ def _replace_live_subscriptions(subscription: Subscription, now: datetime) -> ti
         log.info("subscription %s (%s) replaced by %s", other.id, other.status, subscription.id)
         other.status = "expired"
         other.end_date = min(other.end_date or now, now)
-        _clear_schedule(other)
+        clear_schedule(other)
     db.session.flush()  # the one-live-per-user index must see them ended before this one becomes active
     return carried
 
@@ -316,21 +308,12 @@ def resume(subscription: Subscription) -> Subscription:
     _require_status(subscription, ("cancelled",))
     if subscription.end_date is None or subscription.end_date <= utcnow():
         raise ApiError("period_over", _("The subscription's period is over; it can no longer be resumed."), 409)
-    other_live = (
-        sa.select(Subscription.id)
-        .where(
-            Subscription.user_id == subscription.user_id,
-            Subscription.id != subscription.id,
-            Subscription.status.in_(LIVE_STATUSES),
-        )
-        .limit(1)
-    )
     refusal = ApiError(
         "other_live_subscription",
         _("The user already has another trial or active subscription; end that one before resuming this one."),
         409,
     )
-    if subscription.user_id is not None and db.session.scalar(other_live) is not None:
+    if subscription.user_id is not None and db.session.scalar(_other_live(subscription).limit(1)) is not None:
         raise refusal
     try:
         # A savepoint: should a live subscription appear meanwhile, the one-live-per-user index refuses the flush and
@@ -350,9 +333,7 @@ def change_plan(subscription: Subscription, new_plan_id: Any) -> bool:
     if plan.id == subscription.plan_id:
         raise ApiError("same_plan", _("The subscription is already on this plan."), 409)
     subscription.plan = plan
-    # A schedule chosen against the old plan no longer makes sense.
-    subscription.scheduled_plan_id = None
-    subscription.scheduled_brand_ids = None
+    clear_schedule(subscription)  # a schedule chosen against the old plan no longer makes sense
     db.session.flush()
     # The Full plan grants every brand by itself, so it never needs a choice.
     return not plan.is_full and plan.brand_count != len(subscription.brands)
@@ -398,7 +379,7 @@ def cancel_downgrade(user: User) -> Subscription:
     subscription = live_subscription(user)
     if subscription is None or subscription.scheduled_plan_id is None:
         raise ApiError("no_scheduled_change", _("No plan change is scheduled."), 404)
-    _clear_schedule(subscription)
+    clear_schedule(subscription)
     db.session.flush()
     return subscription
 
@@ -427,9 +408,19 @@ def _refuse_unpurchasable(change: PlanChange, current: Subscription | None) -> N
     )
 
 
-def _clear_schedule(subscription: Subscription) -> None:
+def clear_schedule(subscription: Subscription) -> None:
+    """Forget a scheduled downgrade (its plan and brands)."""
     subscription.scheduled_plan_id = None
     subscription.scheduled_brand_ids = None
+
+
+def _other_live(subscription: Subscription) -> sa.Select:
+    """The user's trial or active subscriptions other than `subscription`."""
+    return sa.select(Subscription).where(
+        Subscription.user_id == subscription.user_id,
+        Subscription.id != subscription.id,
+        Subscription.status.in_(LIVE_STATUSES),
+    )
 
 
 def _require_status(subscription: Subscription, allowed: tuple[str, ...]) -> None:

@@ -60,8 +60,9 @@ def refund_payment(payment_id: uuid.UUID):
     actor, body = read_actor()
     key = _idempotency_key()
     with audited(actor, "payment.refund", "payment", payment_id) as record:
-        record.before = snapshot(refunds.locked_payment(payment_id))
-        refund, payment = refunds.refund_payment(payment_id, body.get("amount"), actor.reason, actor.founder_id, key)
+        payment = refunds.locked_payment(payment_id)
+        record.before = snapshot(payment)
+        refund = refunds.refund_payment(payment, body.get("amount"), actor.reason, actor.founder_id, key)
         record.after = snapshot(payment)
         record.details.update(refundId=str(refund.id), amount=refund.amount)
     return jsonify(

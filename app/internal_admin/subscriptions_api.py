@@ -15,7 +15,7 @@ from flask import jsonify
 from flask_babel import gettext as _
 
 from app.billing import subscriptions
-from app.billing.api import subscription_json
+from app.billing.api import iso, subscription_json
 from app.billing.models import Subscription
 from app.core.errors import ApiError
 from app.core.openapi import INTERNAL, documented
@@ -41,18 +41,14 @@ ROUTE = "/<uuid:subscription_id>"
 INTERNAL_ROUTE = {"headers": InternalHeaders, "errors": (401, 404, 409), "security": INTERNAL, "public": True}
 
 
-def _iso(moment: Any) -> str | None:
-    return moment.isoformat() if moment else None
-
-
 def snapshot(subscription: Subscription) -> dict[str, Any]:
     """The parts of a subscription the founder operations change, as the audit table keeps them."""
     return {
         "status": subscription.status,
         "planKey": subscription.plan.key,
-        "endDate": _iso(subscription.end_date),
+        "endDate": iso(subscription.end_date),
         "brandIds": sorted(brand.id for brand in subscription.brands),
-        "cancelledAt": _iso(subscription.cancelled_at),
+        "cancelledAt": iso(subscription.cancelled_at),
     }
 
 
@@ -86,7 +82,7 @@ def extend(subscription_id: uuid.UUID):
     with _operation("extend", subscription_id) as (subscription, body):
         previous_end, new_end = subscriptions.extend(subscription, body.get("days"))
     return jsonify(
-        previousEndDate=_iso(previous_end), newEndDate=_iso(new_end), daysAdded=body["days"], status=subscription.status
+        previousEndDate=iso(previous_end), newEndDate=iso(new_end), daysAdded=body["days"], status=subscription.status
     )
 
 
