@@ -5,7 +5,9 @@ BIN := $(VENV)/bin
 HTMX := app/static/vendor/htmx.min.js
 # Swagger UI for /api/docs: the bundle and its stylesheet.
 SWAGGER_UI := app/static/vendor/swagger-ui/swagger-ui-bundle.js
-ASSETS := $(HTMX) $(SWAGGER_UI)
+# panzoom: zoom and pan of the schema pictures (wheel, pinch, double tap).
+PANZOOM := app/static/vendor/panzoom.min.js
+ASSETS := $(HTMX) $(SWAGGER_UI) $(PANZOOM)
 CATALOGS := $(wildcard translations/*/LC_MESSAGES/messages.po)
 COMPILED := $(CATALOGS:.po=.mo)
 
@@ -62,6 +64,10 @@ $(SWAGGER_UI): $(HTMX)
 	mkdir -p $(dir $@)
 	cp node_modules/swagger-ui-dist/swagger-ui.css $(dir $@)
 	cp node_modules/swagger-ui-dist/swagger-ui-bundle.js $@
+
+$(PANZOOM): $(HTMX)
+	test -d node_modules/panzoom || SCARF_ANALYTICS=false npm ci --no-audit --no-fund --loglevel=error
+	cp node_modules/panzoom/dist/panzoom.min.js $@
 
 translations/%/LC_MESSAGES/messages.mo: translations/%/LC_MESSAGES/messages.po | $(VENV)/.runtime
 	$(BIN)/pybabel compile -d translations -l $* --statistics

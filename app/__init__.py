@@ -6,7 +6,7 @@ import logging
 from importlib import import_module
 from typing import Any
 
-from flask import Flask
+from flask import Flask, Response, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from app import config as settings
@@ -21,7 +21,7 @@ from app.core.security import init_form_csrf, init_security_headers
 from app.core.seed import register_seed_command
 from app.core.translate_cli import register_translate_commands
 from app.core.validation import init_input_checks
-from app.extensions import db, limiter, migrate, redis_store
+from app.extensions import compress, db, limiter, migrate, redis_store
 from app.sources.cli import register_sources_commands
 
 # Each domain's blueprints, in registration order.
@@ -49,9 +49,12 @@ BLUEPRINTS = [
     "app.internal_admin.payments_api:bp",
     "app.catalog.api:bp",
     "app.catalog.views:bp",
+    "app.catalog.exports:bp",
     "app.catalog.progress_views:bp",
     "app.catalog.search_api:bp",
     "app.catalog.copies_api:bp",
+    "app.catalog.where_used_api:bp",
+    "app.catalog.where_used_views:bp",
     "app.admin.copy_logs:bp",
     "app.storage.views:bp",
     "app.demo.api:bp",
@@ -110,8 +113,24 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     return app
 
 
+def _init_compression(app: Flask) -> None:
+    """Flask-Compress first (after-request hooks run last-registered first, so it compresses the final body). Its
+    streaming path never closes the stream it wraps, so streams pass untouched and static files, which Flask sends
+    as streams, are read whole (at most some tens of KB) just before it, to be compressed like a page."""
+    app.config.setdefault("COMPRESS_STREAMS", False)
+    compress.init_app(app)
+
+    @app.after_request
+    def _static_files_whole(response: Response) -> Response:
+        if request.endpoint == "static" and response.direct_passthrough and response.status_code == 200:
+            response.direct_passthrough = False
+            response.make_sequence()  # closes the file once the response is done
+        return response
+
+
 def _init_extensions(app: Flask) -> None:
     _import_models()
+    _init_compression(app)
     db.init_app(app)
     with app.app_context():
         tune_sqlite(db.engine, app.config["SQLITE_BUSY_TIMEOUT_MS"])

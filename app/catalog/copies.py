@@ -11,29 +11,19 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
-from flask_babel import gettext as _
 
 from app.accounts.models import User
 from app.catalog.folding import fold_code
-from app.catalog.models import Category, OemCopy, Part
+from app.catalog.models import OemCopy, Part
+from app.catalog.services import part_with_code
 from app.core.db import begin_writes, utcnow
-from app.core.errors import ApiError
 from app.extensions import db
 from app.vehicles.models import Vehicle
 
 
 def record_copy(user: User, vehicle: Vehicle, part_id: int) -> str:
     """Log that `user` copied the OEM code of the vehicle's part `part_id`; the code copied."""
-    part = db.session.scalar(
-        sa.select(Part)
-        .join(Category, Part.category_id == Category.id)
-        .where(Part.id == part_id, Category.vehicle_id == vehicle.id)
-    )
-    if part is None:
-        raise ApiError("part_not_found", _("No such part was found for this vehicle."), 404)
-    if part.reference_code:
-        # A reference row points to another illustration; its "N/A" is not a code anyone can order.
-        raise ApiError("part_has_no_code", _("This row is a reference to another illustration and has no code."), 422)
+    part = part_with_code(vehicle, part_id)
     row = {"user_id": user.id, "vehicle_id": vehicle.id, "part_id": part.id, "oem_code": part.oem_code}
     # The write starts its own transaction (see begin_writes), so it never upgrades a read snapshot on SQLite.
     begin_writes(db.session, durable=False)

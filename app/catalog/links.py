@@ -23,6 +23,12 @@ class CatalogLinks:
     children_endpoint: str
     copy_log_endpoint: str | None = None
     register_endpoint: str | None = None
+    deep_link_endpoint: str | None = None
+    # The leaf's parts list as a CSV file and as a page to print (app.catalog.exports); None on the demo.
+    export_csv_endpoint: str | None = None
+    print_endpoint: str | None = None
+    # Where a part's OEM code is used (app.catalog.where_used_views); None on the demo, which opens no other vehicle.
+    where_used_endpoint: str | None = None
     values: Mapping[str, Any] = field(default_factory=dict)  # what every endpoint above takes (the vehicle's id)
     # URL patterns built once per links object: a parts table links a hundred rows, and url_for is the costly part.
     _patterns: dict[str, str] = field(default_factory=dict, init=False, repr=False, compare=False)
@@ -43,6 +49,30 @@ class CatalogLinks:
         if self.copy_log_endpoint is None:
             return None
         return self._url(self.copy_log_endpoint, "part_id", part_id)
+
+    def where_used(self, part_id: int) -> str | None:
+        """The panel listing the vehicles and pictures that carry the part's code, on a page that offers it."""
+        if self.where_used_endpoint is None:
+            return None
+        return self._url(self.where_used_endpoint, "part_id", part_id)
+
+    def deep_link(self, trail: str) -> str | None:
+        """The stable link of a picture (app.catalog.deep_links); a part's adds `?pos=&oem=` (catalog.js)."""
+        if self.deep_link_endpoint is None:
+            return None
+        return url_for(self.deep_link_endpoint, trail=trail, **self.values)
+
+    def export_csv(self, category_id: int) -> str | None:
+        """The leaf's parts list as a CSV file, on a page that offers it."""
+        if self.export_csv_endpoint is None:
+            return None
+        return url_for(self.export_csv_endpoint, category_id=category_id, **self.values)
+
+    def print_view(self, category_id: int) -> str | None:
+        """The leaf's parts list as a page to print, on a page that offers it."""
+        if self.print_endpoint is None:
+            return None
+        return url_for(self.print_endpoint, category_id=category_id, **self.values)
 
     def _url(self, endpoint: str, name: str, value: int) -> str:
         """url_for(endpoint, name=value): built once with a stand-in id, then only the id is put in."""
@@ -70,5 +100,9 @@ def dealer_links(vehicle_id: int) -> CatalogLinks:
         category_endpoint="catalog_views.category",
         children_endpoint="catalog_views.children",
         copy_log_endpoint="catalog_copies_api.copy",
+        deep_link_endpoint="catalog_views.deep_link",
+        export_csv_endpoint="catalog_exports.parts_csv",
+        print_endpoint="catalog_exports.print_view",
+        where_used_endpoint="catalog_where_used.panel",
         values={"vehicle_id": vehicle_id},
     )

@@ -77,6 +77,8 @@ class Part(db.Model):
     # Reference rows: the illustration code they point to, and the name with the 'see table' phrasing stripped.
     reference_code: Mapped[str | None] = mapped_column(sa.String(20))
     label: Mapped[str] = mapped_column(sa.String(300))
+    # How many the drawing takes (a positive count, app.sources.quantity); null when the upstream gives none.
+    quantity: Mapped[int | None]
     sort_order: Mapped[int] = mapped_column(default=0)
     # Search keys of the name and of the OEM code (app.catalog.folding), filled on insert.
     search_name: Mapped[str] = mapped_column(sa.String(300), default=folded_name)
@@ -94,6 +96,9 @@ class Part(db.Model):
         ),
         _search_index("ix_part_search_name", "search_name"),
         _search_index("ix_part_search_code", "search_code"),
+        # Where-used (app.catalog.where_used) looks a folded code up exactly: a btree, which the trigram index above
+        # is not on PostgreSQL; with the vehicle id, its counts per vehicle come from the index alone.
+        sa.Index("ix_part_search_code_vehicle_id", "search_code", "vehicle_id"),
     )
 
 

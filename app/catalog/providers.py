@@ -11,8 +11,11 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from app.sources.catapi import CatapiError, CatapiSource
+from app.sources.catapi import PartRow as CatapiRow
+from app.sources.pictures import HotspotBox, ImageRefusedError, SchemaImage
 from app.sources.portal import ILLUSTRATION_PATTERN, PortalError, PortalNode, PortalPart, PortalSource, parse_part
 from app.sources.scrape import GroupInfo as ScrapeGroup
+from app.sources.scrape import PartRow as ScrapeRow
 from app.sources.scrape import ScrapeError, ScrapeSource
 from app.vehicles import sources as source_pool
 from app.vehicles.models import Vehicle
@@ -20,6 +23,10 @@ from app.vehicles.models import Vehicle
 
 class ProviderError(Exception):
     """The upstream could not answer (down, timed out, unreadable)."""
+
+
+class PictureRefusedError(ProviderError):
+    """The upstream answered for a picture, but with no usable image: the leaf is stored without a picture."""
 
 
 @dataclass(frozen=True)
@@ -45,6 +52,7 @@ class PartLine:
     model_codes: tuple[str, ...] = ()
     reference_code: str | None = None
     label: str = ""
+    quantity: int | None = None  # how many the drawing takes; None when the upstream gives no count
 
 
 @dataclass(frozen=True)
@@ -96,10 +104,10 @@ class PortalTree:
 
     def parts(self, category: CategoryRef) -> PartsPage:
         try:
-            rows = self.source.parts(category.link_path or "", self.service)
+            sheet = self.source.parts_sheet(category.link_path or "", self.service)
         except PortalError as error:
             raise ProviderError(str(error)) from error
-        return PartsPage([_part_line(row) for row in rows])
+        return PartsPage([_part_line(row) for row in sheet.parts], _picture(sheet.picture, self.source.image))
 
     def _nodes(self, fetch: Any) -> list[Node]:
         try:
@@ -132,6 +140,7 @@ def _part_line(row: PortalPart) -> PartLine:
         model_codes=row.model_codes,
         reference_code=row.reference_code,
         label=row.label,
+        quantity=row.quantity,
     )
 
 
@@ -156,10 +165,11 @@ class ScrapeTree:
 
     def parts(self, category: CategoryRef) -> PartsPage:
         try:
-            rows = self.source.parts(self.catalog_code, category.external_id)
+            sheet = self.source.parts_sheet(self.catalog_code, category.external_id)
         except ScrapeError as error:
             raise ProviderError(str(error)) from error
-        return PartsPage([_parsed(row.oem, row.name, row.position, row.remark, row.unavailable) for row in rows])
+        lines = [_parsed(row) for row in sheet.parts]
+        return PartsPage(lines, _picture(sheet.picture, self.source.image))
 
     def _groups(self) -> list[ScrapeGroup]:
         try:
@@ -192,8 +202,8 @@ class CatapiTree:
             sheet = self.source.parts(self.catalog, self.car_id, category.external_id)
         except CatapiError as error:
             raise ProviderError(str(error)) from error
-        lines = [_parsed(row.oem, row.name, row.position, row.remark, row.unavailable) for row in sheet.parts]
-        spots = tuple((box.position, box.x1, box.y1, box.x2, box.y2) for box in sheet.hotspots)
+        lines = [_parsed(row) for row in sheet.parts]
+        spots = _spots(sheet.hotspots)
         picture = Picture(sheet.image_url, sheet.width, sheet.height, spots, lambda: self.source.image(sheet.image_url))
         return PartsPage(lines, picture if sheet.image_url else None)
 
@@ -213,9 +223,27 @@ class CatapiTree:
         ]
 
 
-def _parsed(oem: str, name: str, position: str | None, remark: str | None, unavailable: bool) -> PartLine:
-    """A part row of any source, with reference rows recognised the portal's way."""
-    return _part_line(parse_part(oem, name, position, remark, unavailable))
+def _parsed(row: ScrapeRow | CatapiRow) -> PartLine:
+    """A part row of the other sources, with reference rows recognised the portal's way."""
+    return _part_line(parse_part(row.oem, row.name, row.position, row.remark, row.unavailable, quantity=row.quantity))
+
+
+def _spots(boxes: tuple[HotspotBox, ...]) -> tuple[tuple[str, int, int, int, int], ...]:
+    return tuple((box.position, box.x1, box.y1, box.x2, box.y2) for box in boxes)
+
+
+def _picture(image: SchemaImage | None, fetch: Callable[[str], bytes]) -> Picture | None:
+    """A page's picture, whose download tells an image the upstream refused (PictureRefusedError) from a failure."""
+    if image is None:
+        return None
+
+    def download() -> bytes:
+        try:
+            return fetch(image.url)
+        except ImageRefusedError as error:
+            raise PictureRefusedError(str(error)) from error
+
+    return Picture(image.url, image.width, image.height, _spots(image.hotspots), download)
 
 
 CATEGORY_PREFIX = "category-"

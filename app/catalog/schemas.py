@@ -43,6 +43,7 @@ class PartOut(ApiModel):
     position: str | None
     unavailable: bool
     remark: str | None
+    quantity: int | None = Field(ge=1, description="How many the drawing takes; null when the catalog gives no count.")
     model_codes: list[str]
     reference: ReferenceOut | None
 
@@ -135,3 +136,37 @@ class DemoVehicle(ApiModel):
     engine: str | None
     vin: str = Field(description="The WMI (first 3 characters), the rest masked with *.")
     counts: StoredCounts
+
+
+class WhereUsedQuery(ApiModel):
+    limit: int = Field(default=50, ge=1, le=200, description="At most this many part rows (1 to 200, default 50).")
+
+
+class WhereUsedPart(ApiModel):
+    id: int
+    oem_code: str = Field(description="As the vehicle's catalog writes it.")
+    name: str
+    position: str | None
+    unavailable: bool
+    leaf: Named = Field(description="The category (a picture) that lists the part.")
+    ancestors: list[Named] = Field(description="The leaf's path: root to parent.")
+
+
+class WhereUsedVehicle(ApiModel):
+    id: int
+    vin: str
+    brand_id: int | None
+    brand_name: str
+    model: str
+    year: int | None
+    engine: str | None
+    parts: list[WhereUsedPart]
+
+
+class WhereUsed(ApiModel):
+    search_code: str = Field(description="The code as compared: letters and digits only, lower case.")
+    vehicles: list[WhereUsedVehicle] = Field(description="Vehicles the caller may open, by brand and model.")
+    vehicle_count: int = Field(description="Every vehicle the caller may open that carries the code.")
+    part_count: int = Field(description="Every part row carrying the code in those vehicles.")
+    hidden_vehicle_count: int = Field(description="Stored vehicles carrying the code of brands outside the plan.")
+    truncated: bool = Field(description="More part rows than `limit` were found.")

@@ -7,7 +7,6 @@ case and Turkish letters don't matter.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from typing import Any
 
 import sqlalchemy as sa
@@ -83,7 +82,7 @@ def search(vehicle: Vehicle, query: str) -> dict[str, Any]:
     matched = matched[:CATEGORY_LIMIT]
     leaves = _categories_by_id({part.category_id for part in parts} - {category.id for category in matched})
     by_id = {category.id: category for category in [*matched, *leaves.values()]}
-    trails = _ancestors(list(by_id))
+    trails = store.ancestor_trails(list(by_id))
     named_ids = {category.id for category in named}
     targets = store.illustration_index(vehicle.id, {part.reference_code for part in parts if part.reference_code})
 
@@ -134,33 +133,6 @@ def _categories_by_id(ids: set[int]) -> dict[int, Category]:
     if not ids:
         return {}
     return {category.id: category for category in db.session.scalars(sa.select(Category).where(Category.id.in_(ids)))}
-
-
-def _ancestors(category_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
-    """Each category's ancestors, root to parent, from one recursive query over all of them."""
-    trails: dict[int, list[tuple[int, dict[str, Any]]]] = defaultdict(list)
-    if category_ids:
-        start = sa.select(
-            Category.id.label("origin"), Category.parent_id.label("ancestor_id"), sa.literal(0).label("depth")
-        ).where(Category.id.in_(category_ids), Category.parent_id.is_not(None))
-        chain = start.cte("chain", recursive=True)
-        step = (
-            sa.select(chain.c.origin, Category.parent_id, (chain.c.depth + 1).label("depth"))
-            .join(chain, Category.id == chain.c.ancestor_id)
-            .where(Category.parent_id.is_not(None))
-        )
-        chain = chain.union_all(step)
-        rows = db.session.execute(
-            sa.select(chain.c.origin, chain.c.depth, Category.id, Category.name).join(
-                Category, Category.id == chain.c.ancestor_id
-            )
-        )
-        for origin, depth, ancestor_id, name in rows:
-            trails[origin].append((depth, {"id": ancestor_id, "name": name}))
-    return {
-        category_id: [item for _depth, item in sorted(trails[category_id], key=lambda entry: -entry[0])]
-        for category_id in category_ids
-    }
 
 
 def _part_view(

@@ -15,8 +15,15 @@ from flask_babel import gettext as _
 from app.accounts.models import User
 from app.billing.access import ensure_brand_access
 from app.catalog import store
-from app.catalog.models import Category
-from app.catalog.providers import CategoryRef, Picture, ProviderError, TreeProvider, provider_for
+from app.catalog.models import Category, Part
+from app.catalog.providers import (
+    CategoryRef,
+    Picture,
+    PictureRefusedError,
+    ProviderError,
+    TreeProvider,
+    provider_for,
+)
 from app.core.db import begin_writes
 from app.core.errors import ApiError
 from app.extensions import db
@@ -82,6 +89,20 @@ def category_in(vehicle: Vehicle, category_id: int) -> Category:
     if category is None or category.vehicle_id != vehicle.id:
         raise ApiError("category_not_found", _("No such category was found for this vehicle."), 404)
     return category
+
+
+def part_with_code(vehicle: Vehicle, part_id: int) -> Part:
+    """The vehicle's part row `part_id`, refused when it is a reference row (its "N/A" is no code anyone orders)."""
+    part = db.session.scalar(
+        sa.select(Part)
+        .join(Category, Part.category_id == Category.id)
+        .where(Part.id == part_id, Category.vehicle_id == vehicle.id)
+    )
+    if part is None:
+        raise ApiError("part_not_found", _("No such part was found for this vehicle."), 404)
+    if part.reference_code:
+        raise ApiError("part_has_no_code", _("This row is a reference to another illustration and has no code."), 422)
+    return part
 
 
 def category_detail(vehicle: Vehicle, category: Category) -> dict[str, Any]:
@@ -180,11 +201,15 @@ def resolve_reference(vehicle: Vehicle, code: str) -> int:
     return found
 
 
-def _copy_picture(vehicle_id: int, picture: Picture) -> str:
-    """Copy the upstream picture into object storage once; its key names the vehicle and the upstream address."""
+def _copy_picture(vehicle_id: int, picture: Picture) -> str | None:
+    """Copy the upstream picture into object storage once; its key names the vehicle and the upstream address. None
+    when the upstream has no usable image there: the leaf is then stored without a picture."""
     key = f"schemas/{vehicle_id}/{hashlib.sha1(picture.url.encode()).hexdigest()}.png"  # noqa: S324 - a name
     try:
         current_storage().store_once(key, lambda: (picture.fetch(), "image/png"))
+    except PictureRefusedError as error:
+        log.info("picture %s refused: %s", picture.url, error)
+        return None
     except Exception as error:  # noqa: BLE001 - any upstream or storage failure: the leaf is fetched again later
         raise ProviderError(f"picture {picture.url}: {error}") from error
     return key
@@ -245,6 +270,7 @@ def part_view(part: sa.Row, targets: dict[str, int]) -> dict[str, Any]:
         "position": part.position,
         "unavailable": part.unavailable,
         "remark": part.remark,
+        "quantity": part.quantity,
         "modelCodes": part.model_codes,
         "reference": (
             {"code": part.reference_code, "categoryId": targets.get(part.reference_code)}

@@ -12,13 +12,14 @@ the main area and the tree show (the public functions below), and each page pass
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, Response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
 
-from app.catalog import search, services
+from app.catalog import deep_links, search, services
 from app.catalog.links import dealer_links
 from app.catalog.models import Category
 from app.core.errors import ApiError
@@ -54,17 +55,21 @@ def vehicle_page(vehicle_id: int) -> Response:
 @bp.get("/categories/<int:category_id>")
 def category(vehicle_id: int, category_id: int):
     """A category in the main area; the whole page has the tree opened down to it."""
-    vehicle = get_vehicle(vehicle_id)
-    try:
-        services.open_vehicle(current_user, vehicle.id)
-        found = services.category_in(vehicle, category_id)
-    except ApiError as error:
-        return _refused(vehicle, error)
-    detail = services.category_detail(vehicle, found)
-    main = category_main(vehicle, detail, request.args.get("part", type=int))
-    if wants_fragment():
-        return _answer(vehicle, main)
-    return _answer(vehicle, main, tree=opened_tree(vehicle, found, detail))
+    return _category_page(
+        vehicle_id,
+        locate=lambda vehicle: services.category_in(vehicle, category_id),
+        selected=lambda _parts: request.args.get("part", type=int),
+    )
+
+
+@bp.get("/catalog/<path:trail>")
+def deep_link(vehicle_id: int, trail: str):
+    """A part named by its group path, position and OEM code (app.catalog.deep_links): the link a clerk sends."""
+    return _category_page(
+        vehicle_id,
+        locate=lambda vehicle: deep_links.resolve(vehicle, trail),
+        selected=lambda parts: deep_links.part_named(parts, request.args.get("pos", ""), request.args.get("oem", "")),
+    )
 
 
 @bp.get("/categories/<int:category_id>/children")
@@ -84,6 +89,25 @@ def children(vehicle_id: int, category_id: int):
 
 
 # --- answers ------------------------------------------------------------------------------------------------------
+
+
+def _category_page(
+    vehicle_id: int,
+    locate: Callable[[Vehicle], Category],
+    selected: Callable[[list[dict[str, Any]]], int | None],
+) -> Response:
+    """The category `locate` finds (by id or by path) with the part `selected` picks from its parts."""
+    vehicle = get_vehicle(vehicle_id)
+    try:
+        services.open_vehicle(current_user, vehicle.id)
+        found = locate(vehicle)
+    except ApiError as error:
+        return _refused(vehicle, error)
+    detail = services.category_detail(vehicle, found)
+    main = category_main(vehicle, detail, selected(detail["parts"]))
+    if wants_fragment():
+        return _answer(vehicle, main)
+    return _answer(vehicle, main, tree=opened_tree(vehicle, found, detail))
 
 
 def _answer(vehicle: Vehicle, main: dict[str, Any], tree: dict[str, Any] | None = None, status: int = 200) -> Response:
@@ -134,6 +158,7 @@ def category_main(vehicle: Vehicle, detail: dict[str, Any], selected_part: int |
         "showModelCodes": any(row["modelCodes"] for row in rows),
         "selectedPart": selected["id"] if selected else None,
         "selectedPosition": selected["position"] if selected else None,
+        "trail": deep_links.trail(detail),
         "schema": detail["schema"],
         "loadError": detail["loadError"],
     }

@@ -111,7 +111,7 @@ def _loopback_host(host: str) -> bool:
 
 
 def stored_vehicle_id(vin: str) -> int | None:
-    return db.session.scalar(sa.select(Vehicle.id).where(Vehicle.vin == vin))
+    return db.session.scalar(sa.select(Vehicle.id).where(Vehicle.vin == vin, Vehicle.candidate_key == ""))
 
 
 def store_vehicle(vin: str) -> int:
@@ -130,7 +130,7 @@ def store_vehicle(vin: str) -> int:
     db.session.execute(
         insert_for(db.session, Vehicle)
         .values(decode.vehicle_row(vin, car, brand.id, brand.name))  # the same row a decode stores
-        .on_conflict_do_nothing(index_elements=[Vehicle.vin])
+        .on_conflict_do_nothing(index_elements=[Vehicle.vin, Vehicle.candidate_key])
     )
     # Committed before its tree is queued: a worker already running must find the vehicle.
     db.session.commit()

@@ -18,6 +18,8 @@ from typing import Any, Generic, TypeVar
 import requests
 
 from app.sources.base import Car, LookupResult, RetryListener, timed
+from app.sources.pictures import HotspotBox
+from app.sources.quantity import parse_quantity
 
 log = logging.getLogger(__name__)
 
@@ -131,15 +133,7 @@ class PartRow:
     position: str | None
     remark: str | None
     unavailable: bool
-
-
-@dataclass(frozen=True)
-class HotspotBox:
-    position: str
-    x1: int
-    y1: int
-    x2: int
-    y2: int
+    quantity: int | None = None  # how many the drawing takes (app.sources.quantity); None: not a count
 
 
 @dataclass(frozen=True)
@@ -375,7 +369,7 @@ def _parts_sheet(payload: Any) -> PartsSheet:
         parts = tuple(
             PartRow(
                 str(part["id"]), part["number"], part["name"], part.get("positionNumber"), part.get("notice"),
-                bool(part.get("unavailable")),
+                bool(part.get("unavailable")), parse_quantity(part.get("quantity")),
             )
             for group in payload["partGroups"]
             for part in group["parts"]

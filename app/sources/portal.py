@@ -6,7 +6,8 @@ cookie jar); when a page sends us to /login the session has expired, so we sign 
 
 Browsing returns typed nodes and part rows. Picture-level nodes link to their parts in several shapes (external
 vin/model items, BOM, image board, per-part detail): those are leaves, never drilled as categories. Part rows that
-point to another illustration ('bk. tablo: 115-010') are recognised as reference rows.
+point to another illustration ('bk. tablo: 115-010') are recognised as reference rows. A parts page shows its
+illustration with a list of hotspot boxes in data attributes (app.sources.pictures); the image is read in the session.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ import requests
 from bs4 import BeautifulSoup, Tag
 
 from app.sources.base import Car, LookupResult, Outcome, RetryListener, timed
+from app.sources.pictures import ImageRefusedError, SchemaImage, from_coordinate_list, read_image
+from app.sources.quantity import parse_quantity
 from app.sources.wmi import DEFAULT_PORTAL_SUSPENDED, identify
 
 log = logging.getLogger(__name__)
@@ -103,10 +106,17 @@ class PortalPart:
     model_codes: tuple[str, ...] = ()
     reference_code: str | None = None  # set on reference rows: the illustration they point to
     label: str = ""  # what to display: the name, with the 'see table' phrasing stripped on reference rows
+    quantity: int | None = None  # the Adet column (app.sources.quantity); None: empty ("as needed") or no count
 
     @property
     def is_reference(self) -> bool:
         return self.reference_code is not None
+
+
+@dataclass(frozen=True)
+class PortalSheet:
+    parts: tuple[PortalPart, ...]
+    picture: SchemaImage | None  # None when the page has no usable illustration
 
 
 def is_leaf_link(link: str) -> bool:
@@ -115,7 +125,7 @@ def is_leaf_link(link: str) -> bool:
 
 
 def parse_part(oem: str, name: str, position: str | None, remark: str | None, unavailable: bool,
-               model_codes: tuple[str, ...] = ()) -> PortalPart:  # fmt: skip
+               model_codes: tuple[str, ...] = (), quantity: int | None = None) -> PortalPart:  # fmt: skip
     """A part row, recognising reference rows: oem N/A, a 'see table' phrasing in the name, NNN-NNN in the remark."""
     reference_code = None
     label = name
@@ -123,7 +133,8 @@ def parse_part(oem: str, name: str, position: str | None, remark: str | None, un
     if oem.strip().upper() == REFERENCE_OEM and REFERENCE_PHRASE.search(name) and code:
         reference_code = code.group(1)
         label = REFERENCE_PHRASE.sub("", name).strip(" ,;")
-    return PortalPart(oem, name, position, remark, unavailable, model_codes, reference_code, label)
+        quantity = None  # a pointer to another picture, not a part anyone takes
+    return PortalPart(oem, name, position, remark, unavailable, model_codes, reference_code, label, quantity)
 
 
 # --- the adapter ---------------------------------------------------------------------------------------------------
@@ -176,12 +187,33 @@ class PortalSource:
 
     def parts(self, link: str, service: str | None = None) -> list[PortalPart]:
         """The part rows behind a leaf link; a relative link is read against the service directory."""
+        return list(self.parts_sheet(link, service).parts)
+
+    def parts_sheet(self, link: str, service: str | None = None) -> PortalSheet:
+        """The part rows behind a leaf link and the illustration above them, whose hotspots come from its coordinate
+        list; a relative link is read against the service directory."""
         directory = f"{self.settings.base_url}/{service}/" if service else f"{self.settings.base_url}/"
-        soup = _soup(self._get(urljoin(directory, link)))
+        response = self._get(urljoin(directory, link))
+        soup = _soup(response)
         table = soup.find("table", class_="parts")
         if not isinstance(table, Tag):
             raise PortalUnavailableError("parts: unexpected page")
-        return [_part(row) for row in table.select("tbody tr")]
+        illustration = soup.find(class_="illustration")
+        picture = from_coordinate_list(illustration, response.url) if isinstance(illustration, Tag) else None
+        return PortalSheet(tuple(_part(row) for row in table.select("tbody tr")), picture)
+
+    def image(self, url: str) -> bytes:
+        """The bytes of an illustration, read in the login session; refused (ImageRefusedError) when the portal has
+        no such page or the body is no usable image."""
+        try:
+            response = self._get(url, stream=True)
+        except PortalRejectedError as error:
+            raise ImageRefusedError(str(error)) from error
+        with response:
+            try:
+                return read_image(response)
+            except requests.RequestException as error:
+                raise PortalUnavailableError(f"image: {type(error).__name__}") from error
 
     # --- session -------------------------------------------------------------------------------------------------
 
@@ -210,14 +242,14 @@ class PortalSource:
 
     # --- transport -----------------------------------------------------------------------------------------------
 
-    def _get(self, path_or_url: str, params: dict[str, Any] | None = None) -> requests.Response:
+    def _get(self, path_or_url: str, params: dict[str, Any] | None = None, stream: bool = False) -> requests.Response:
         if not self._signed_in:
             self.login()
-        response = self._send("GET", path_or_url, params=params)
+        response = self._send("GET", path_or_url, params=params, stream=stream)
         if _is_login_redirect(response):
             log.info("portal session expired; signing in again")
             self.login()
-            response = self._send("GET", path_or_url, params=params)
+            response = self._send("GET", path_or_url, params=params, stream=stream)
             if _is_login_redirect(response):
                 raise PortalLoginError("session refused right after login")
         if response.status_code >= 500:
@@ -290,7 +322,7 @@ def _part(row: Tag) -> PortalPart:
         raise PortalUnavailableError("parts: unexpected row")
     return parse_part(
         oem, name, _cell(row, "pos") or None, _cell(row, "remark") or None,
-        "unavailable" in (row.get("class") or []), _codes(_cell(row, "models")),
+        "unavailable" in (row.get("class") or []), _codes(_cell(row, "models")), parse_quantity(_cell(row, "qty")),
     )  # fmt: skip
 
 

@@ -3,7 +3,9 @@
 Pages are fetched with `requests` and parsed with BeautifulSoup. Every page of the catalog wraps its content in
 `<main data-page="...">`; when that is missing because the page is a JavaScript-only shell or a "checking your
 browser" challenge, the same URL is opened in headless Chromium through Selenium and the rendered HTML is parsed the
-same way. Anything else without the expected structure (timeouts, 5xx, broken HTML) is a failure.
+same way. Anything else without the expected structure (timeouts, 5xx, broken HTML) is a failure. A parts page shows
+its schema picture with an HTML image map (app.sources.pictures); the image itself is a static file, read with
+`requests` whichever way the page came.
 
 Scrape parts from a local source dump are read only for catalog codes listed in SCRAPE_DUMP_ALLOWED_CATALOGS
 (default empty: none).
@@ -23,6 +25,8 @@ import requests
 from bs4 import BeautifulSoup, Tag
 
 from app.sources.base import Car, LookupResult, RetryListener, timed
+from app.sources.pictures import SchemaImage, from_image_map, read_image
+from app.sources.quantity import parse_quantity
 
 log = logging.getLogger(__name__)
 
@@ -117,6 +121,13 @@ class PartRow:
     position: str | None
     remark: str | None
     unavailable: bool = False
+    quantity: int | None = None  # the Qty column (app.sources.quantity); None: "as needed", empty or no count
+
+
+@dataclass(frozen=True)
+class PartsSheet:
+    parts: tuple[PartRow, ...]
+    picture: SchemaImage | None  # None when the page has no usable picture
 
 
 @dataclass(frozen=True)
@@ -199,9 +210,25 @@ class ScrapeSource:
         return [_group(item) for item in items]
 
     def parts(self, catalog_code: str, group_id: str) -> list[PartRow]:
-        main = self._page(f"/vehicle/{catalog_code}/group/{group_id}/", "parts")
+        return list(self.parts_sheet(catalog_code, group_id).parts)
+
+    def parts_sheet(self, catalog_code: str, group_id: str) -> PartsSheet:
+        """A group's part rows and its schema picture, whose hotspots come from the page's image map."""
+        path = f"/vehicle/{catalog_code}/group/{group_id}/"
+        main = self._page(path, "parts")
         rows = _require(main.select_one("#parts"), "parts table").select("tbody tr.part")
-        return [_part(row) for row in rows]
+        return PartsSheet(tuple(_part(row) for row in rows), from_image_map(main, f"{self.settings.base_url}{path}"))
+
+    def image(self, url: str) -> bytes:
+        """The bytes of a schema picture, read without the browser (pictures are static files); a 4xx answer or a
+        body that is no usable image is refused (ImageRefusedError), timeouts and 5xx are unavailable."""
+        try:
+            with self._session.get(url, timeout=self.settings.timeout_seconds, stream=True) as response:
+                if response.status_code >= 500:
+                    raise ScrapeUnavailableError(f"image: HTTP {response.status_code}")
+                return read_image(response)
+        except requests.RequestException as error:
+            raise ScrapeUnavailableError(f"image: {type(error).__name__}") from error
 
     def wizard(self, brand: str, selected: Mapping[str, str] | None = None, step: str | None = None) -> WizardPage:
         """The options of `step` (default: the first unanswered one) given the options already `selected`."""
@@ -399,6 +426,7 @@ def _dump_part(row: dict) -> PartRow:
         str(position) if position is not None else None,
         str(remark) if remark else None,
         bool(row.get("unavailable")),
+        parse_quantity(row.get("quantity")),
     )
 
 
@@ -411,4 +439,5 @@ def _part(row: Tag) -> PartRow:
     oem, name = cell("oem"), cell("name")
     if oem is None or name is None:
         raise ScrapeUnavailableError("part row without OEM or name")
-    return PartRow(oem, name, cell("pos"), cell("remark"), "unavailable" in (row.get("class") or []))
+    unavailable = "unavailable" in (row.get("class") or [])
+    return PartRow(oem, name, cell("pos"), cell("remark"), unavailable, parse_quantity(cell("qty")))

@@ -36,20 +36,27 @@ def clear_cache(vin: str) -> tuple[list[str], int]:
 
 
 def delete_vehicle(vin: str) -> DeletedVehicle:
-    """Hard-delete the VIN's shared vehicle and every user's link to it; query logs stay (they hold the VIN only).
+    """Hard-delete the VIN's shared vehicles (the confirmed one and every chosen candidate) and every user's link and
+    pick of them; query logs stay (they hold the VIN only). The answer names the confirmed vehicle, else the first.
 
     The cache keys are cleared after the commit: cleared earlier, a decode running meanwhile could find the
     not-yet-deleted row and cache it again for 24 hours.
     """
-    vehicle = db.session.scalar(sa.select(Vehicle).where(Vehicle.vin == vin))
-    if vehicle is None:
+    vehicles = list(
+        db.session.scalars(sa.select(Vehicle).where(Vehicle.vin == vin).order_by(Vehicle.candidate_key, Vehicle.id))
+    )
+    if not vehicles:
         raise ApiError("vehicle_not_found", _("No vehicle with this VIN was found."), 404)
     links = db.session.scalar(
-        sa.select(sa.func.count()).select_from(UserVehicle).where(UserVehicle.vehicle_id == vehicle.id)
+        sa.select(sa.func.count())
+        .select_from(UserVehicle)
+        .where(UserVehicle.vehicle_id.in_([vehicle.id for vehicle in vehicles]))
     )
-    deleted = DeletedVehicle(vehicle.id, vehicle.brand_name, vehicle.model, vehicle.source, int(links or 0))
-    # The database cascades the user links (and later the catalog rows) from the vehicle row.
-    db.session.delete(vehicle)
+    named = vehicles[0]
+    deleted = DeletedVehicle(named.id, named.brand_name, named.model, named.source, int(links or 0))
+    # The database cascades the user links and picks (and later the catalog rows) from the vehicle rows.
+    for vehicle in vehicles:
+        db.session.delete(vehicle)
     db.session.flush()
     db.session.info.setdefault(CLEAR_AFTER_COMMIT, set()).add(vin)
     return deleted

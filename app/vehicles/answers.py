@@ -11,6 +11,7 @@ from flask_babel import gettext as _
 
 from app.core.errors import ApiError
 from app.sources.base import Car
+from app.vehicles import picks
 from app.vehicles.models import Vehicle
 
 VIN_PATTERN = re.compile(r"[A-HJ-NPR-Z0-9]{17}")  # the VIN alphabet has no I, O or Q
@@ -44,11 +45,12 @@ class Pick:
             return "catapi"
         return "scrape" if self.scrape_car_index is not None else None
 
-    def choose(self, cars: list[Car]) -> Car | None:
+    def index_in(self, cars: list[Car]) -> int | None:
+        """The chosen car's place in `cars`, or None when it is not among them (a bad or stale choice)."""
         if self.catapi_car_id is not None:
-            return next((car for car in cars if car.car_id == self.catapi_car_id), None)
+            return next((index for index, car in enumerate(cars) if car.car_id == self.catapi_car_id), None)
         index = self.scrape_car_index
-        return cars[index] if index is not None and 0 <= index < len(cars) else None
+        return index if index is not None and 0 <= index < len(cars) else None
 
 
 # --- the answer --------------------------------------------------------------------------------------------------
@@ -57,16 +59,20 @@ class Pick:
 @dataclass
 class DecodeAnswer:
     """kind: vehicle, candidates, unknown, no_catalog, brand_unsupported, aborted, unavailable (no source answered),
-    busy (no decode slot free) or store_down (Redis not answering, so no lock)."""
+    busy (no decode slot free) or store_down (Redis not answering, so no lock).
+
+    `chosen` is the candidate key of the caller's current pick, on a candidate list asked for to choose again: it is
+    the caller's own, so it is never cached."""
 
     kind: str
     vehicle: dict[str, Any] | None = None
     source: str | None = None
     cars: list[dict[str, Any]] = field(default_factory=list)
     identified: str | None = None
+    chosen: str | None = None
 
     def to_cache(self) -> dict[str, Any]:
-        return {key: value for key, value in asdict(self).items() if value}
+        return {key: value for key, value in asdict(self).items() if value and key != "chosen"}
 
     @classmethod
     def from_cache(cls, document: dict[str, Any]) -> DecodeAnswer:
@@ -77,8 +83,9 @@ class DecodeAnswer:
         return self.kind in ("vehicle", "candidates")
 
 
-def candidate_view(car: dict[str, Any], index: int) -> dict[str, Any]:
-    """A candidate as the client sees it: the same shape for catapi cars and scrape candidates."""
+def candidate_view(car: dict[str, Any], index: int, chosen: str | None = None) -> dict[str, Any]:
+    """A candidate as the client sees it: the same shape for catapi cars and scrape candidates; `chosen` tells
+    whether it is the caller's current pick."""
     return {
         "index": index,
         "carId": car.get("car_id") or str(index),
@@ -88,6 +95,7 @@ def candidate_view(car: dict[str, Any], index: int) -> dict[str, Any]:
         "engine": car.get("engine"),
         "criteria": car.get("criteria"),
         "parameters": car.get("parameters") or {},
+        "chosen": chosen is not None and picks.key_of(car, index) == chosen,
     }
 
 
@@ -101,6 +109,7 @@ def vehicle_view(vehicle: Vehicle) -> dict[str, Any]:
         "year": vehicle.year,
         "engine": vehicle.engine,
         "source": vehicle.source,
+        "confirmed": vehicle.confirmed,
         "rawData": vehicle.raw_data,
         "createdAt": vehicle.created_at.isoformat(),
     }

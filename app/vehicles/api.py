@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, jsonify, request
+from flask import Blueprint, Response, jsonify, request
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user
@@ -14,7 +14,7 @@ from app.core.errors import ApiError
 from app.core.openapi import StatusTrue, documented
 from app.core.validation import ID_MAX, int_arg, json_body, text_field
 from app.extensions import limiter
-from app.vehicles import services
+from app.vehicles import answers, services
 from app.vehicles.answers import Pick, vehicle_view
 from app.vehicles.decode import decode
 from app.vehicles.schemas import DecodeAnswer, DecodeBody, History, HistoryQuery, ReportBody, Reported, VehicleOut
@@ -39,7 +39,18 @@ decode_throttle = limiter.shared_limit(
 @decode_throttle
 def decode_route():
     data = json_body()
-    answer = decode(current_user, data.get("vin"), read_pick(data))
+    return _answered(decode(current_user, data.get("vin"), read_pick(data)))
+
+
+@bp.post("/<int:vehicle_id>/choose-again")
+@documented(DecodeAnswer, errors=(404, 409, 422, 503, 504))
+@decode_throttle
+def choose_again(vehicle_id: int):
+    """Not this vehicle: the VIN's candidates again, the caller's pick marked; a decode with a pick replaces it."""
+    return _answered(decode(current_user, services.candidate_vin(vehicle_id), choose_again=True))
+
+
+def _answered(answer: answers.DecodeAnswer) -> Response:
     error = services.answer_error(answer)
     if error is not None:
         raise error

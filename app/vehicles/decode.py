@@ -2,6 +2,10 @@
 
 `decode()` is the one entry point for the API, the page and the benchmarks. It commits its own work (vehicle,
 history link, query log, saved request) in one transaction, so a decode that ends in an error is still logged.
+
+Candidates (issue 15): a candidate list is shared and cached like a vehicle, but the car a dealer picks from it is
+that dealer's own (app.vehicles.picks). Their later decodes of the VIN answer their pick; other dealers get the list.
+Only a source answering with exactly one car makes a vehicle everyone's (the VIN's confirmed vehicle).
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from app.extensions import db, queues, redis_store
 from app.sources import wmi
 from app.sources.base import Car, LookupResult, Outcome
 from app.sources.vin_api import VinApiSettings
+from app.vehicles import picks
 from app.vehicles import sources as source_pool
 from app.vehicles.answers import DecodeAnswer, Pick, normalize_vin, vehicle_view
 from app.vehicles.breaker import CircuitBreaker
@@ -66,6 +71,7 @@ class Run:
     brand_id: int | None = None
     brand_name: str | None = None
     redis_down: bool = False
+    choose_again: bool = False  # the dealer asked for the candidates again: their own pick does not answer
     timings: dict[str, Any] = field(default_factory=dict)
 
     def elapsed_ms(self) -> int:
@@ -75,29 +81,46 @@ class Run:
         self.timings.update(values)
 
 
-def decode(user: User, raw_vin: Any, pick: Pick | None = None, on_stage: StageListener = _ignore) -> DecodeAnswer:
-    """Decode a VIN for `user`; refusals (bad VIN, brand not in the plan, bad pick) raise ApiError."""
+def decode(
+    user: User,
+    raw_vin: Any,
+    pick: Pick | None = None,
+    on_stage: StageListener = _ignore,
+    *,
+    choose_again: bool = False,
+) -> DecodeAnswer:
+    """Decode a VIN for `user`; refusals (bad VIN, brand not in the plan, bad pick) raise ApiError.
+
+    `pick` chooses a candidate (it becomes the user's own pick); `choose_again` answers the candidate list even when
+    the user has picked one, with their pick marked."""
     vin = normalize_vin(raw_vin)
     budget = float(current_app.config["DECODE_BUDGET_SECONDS"])
     started = time.monotonic()
-    run = Run(user, user.id, vin, started, started + budget, on_stage, timings={"wmi": vin[:3]})
+    run = Run(
+        user, user.id, vin, started, started + budget, on_stage, choose_again=choose_again, timings={"wmi": vin[:3]}
+    )
     cache = ResolveCache(redis_store.client)
     pick = pick or Pick()
     answer = None if pick.source else _cached_vehicle(run, cache)
     if answer is None:
         _check_wmi_brand(run)
         answer = _within_capacity(run, lambda: _picked(run, cache, pick) if pick.source else _resolve(run, cache))
+    if choose_again and answer.kind == "candidates":
+        answer.chosen = picks.own_key(run.user_id, vin)
     return _finish(run, answer)
 
 
 def _cached_vehicle(run: Run, cache: ResolveCache) -> DecodeAnswer | None:
-    """The hot path: a cached vehicle, checked against the caller's plan by the brand it carries."""
+    """The hot path: a cached vehicle, checked against the caller's plan by the brand it carries; for a cached
+    candidate list, the caller's own pick."""
     try:
-        document = cache.positive(run.vin)
+        document = _positive(cache, run.vin)
     except RedisError as error:
         log.warning("decode %s: resolve cache unreadable: %s", run.vin[:3], error)
         run.redis_down = True
         return None
+    if document is not None and document.get("kind") == "candidates":
+        return _own_pick(run)
     brand_id = (document.get("vehicle") or {}).get("brandId") if document else None
     if brand_id is None:
         return None
@@ -106,6 +129,28 @@ def _cached_vehicle(run: Run, cache: ResolveCache) -> DecodeAnswer | None:
     run.on_stage("cache", "hit")
     run.note(cache_source="redis_positive", cache_hit_ms=run.elapsed_ms())
     return DecodeAnswer.from_cache(document)
+
+
+def _positive(cache: ResolveCache, vin: str) -> dict[str, Any] | None:
+    """The cached answer for `vin`. A cached vehicle not marked confirmed was cached before picks were per dealer
+    (issue 15) and may be one dealer's pick: it is read as no answer, and the decode that follows replaces it."""
+    document = cache.positive(vin)
+    if document is not None and document.get("kind") == "vehicle":
+        return document if (document.get("vehicle") or {}).get("confirmed") else None
+    return document
+
+
+def _own_pick(run: Run) -> DecodeAnswer | None:
+    """The caller's own earlier choice among the VIN's candidates (none when they asked to choose again)."""
+    vehicle = None if run.choose_again else picks.own_pick(run.user_id, run.vin)
+    if vehicle is None:
+        return None
+    if vehicle.brand_id is not None:
+        ensure_brand_access(run.user, vehicle.brand_id)
+        run.brand_id = vehicle.brand_id
+    run.on_stage("cache", "hit")
+    run.note(cache_source="db_hit", own_pick=True, cache_hit_ms=run.elapsed_ms())
+    return _stored_answer(vehicle)
 
 
 def _check_wmi_brand(run: Run) -> None:
@@ -157,7 +202,7 @@ def _without_redis(run: Run) -> DecodeAnswer:
     run.note(redis_down=True)
     stored = _stored_vehicle(run.vin)
     if stored is None:
-        return DecodeAnswer("store_down")
+        return _own_pick(run) or DecodeAnswer("store_down")
     run.note(cache_source="db_hit")
     return _stored_answer(stored)
 
@@ -181,7 +226,7 @@ def _resolve(run: Run, cache: ResolveCache) -> DecodeAnswer:
 
 def _cached(run: Run, cache: ResolveCache, positive_label: str, negative_label: str) -> DecodeAnswer | None:
     started = time.monotonic()
-    document = cache.positive(run.vin)
+    document = _positive(cache, run.vin)
     label = positive_label
     if document is None:
         stored = _stored_vehicle(run.vin)
@@ -189,6 +234,10 @@ def _cached(run: Run, cache: ResolveCache, positive_label: str, negative_label: 
             document = _stored_answer(stored).to_cache()
             cache.remember(run.vin, document)
             label = "db_hit" if positive_label == "redis_positive" else positive_label
+    if document is None or document.get("kind") == "candidates":
+        own = _own_pick(run)
+        if own is not None:
+            return own
     if document is None:
         document = cache.negative(run.vin)
         label = negative_label
@@ -260,8 +309,12 @@ def _race_answer(report: RaceReport) -> DecodeAnswer | None:
     for source in ("catapi", "scrape"):
         result = report.candidates(source)
         if result is not None:
-            return DecodeAnswer("candidates", source=source, cars=[asdict(car) for car in result.cars])
+            return _candidates_answer(result)
     return None
+
+
+def _candidates_answer(result: LookupResult) -> DecodeAnswer:
+    return DecodeAnswer("candidates", source=result.source, cars=[asdict(car) for car in result.cars])
 
 
 def _vehicle_answer(car: Car) -> DecodeAnswer:
@@ -312,42 +365,66 @@ def _note_race(run: Run, report: RaceReport) -> None:
 
 
 def _picked(run: Run, cache: ResolveCache, pick: Pick) -> DecodeAnswer:
-    """Answer a candidate choice from the cached list (or ask its source again when the cache has expired)."""
+    """Store a candidate choice as the caller's own pick, from the cached list (or ask its source again when the
+    cache has expired). A VIN confirmed meanwhile answers its confirmed vehicle: no pick is needed any more."""
     run.note(candidate_pick=pick.source)
-    cached = cache.positive(run.vin)
+    cached = _positive(cache, run.vin)
     if cached and cached.get("kind") == "vehicle":
         run.note(cache_source="redis_positive")
         return DecodeAnswer.from_cache(cached)
     if cached and cached.get("kind") == "candidates" and cached.get("source") == pick.source:
         run.note(cache_source="redis_positive")
-        cars = [Car(**car) for car in cached["cars"]]
-    else:
-        run.note(cache_source="miss")
-        release_database(db.session)
-        cars = _ask_again(run, pick.source or "")
-    car = pick.choose(cars)
-    if car is None:
+        return _store_pick(run, pick, [Car(**car) for car in cached["cars"]])
+    stored = _stored_vehicle(run.vin)
+    if stored is not None:
+        run.note(cache_source="db_hit")
+        return _stored_answer(stored)
+    return _pick_asking_again(run, cache, pick)
+
+
+def _pick_asking_again(run: Run, cache: ResolveCache, pick: Pick) -> DecodeAnswer:
+    """The cached list has expired: ask the pick's source again. A single car now is definitive: it is stored as the
+    VIN's confirmed vehicle, whatever was chosen from the older list."""
+    run.note(cache_source="miss")
+    release_database(db.session)
+    result = _ask_again(run, pick.source or "")
+    if result is None:
+        return _store_pick(run, pick, [])  # refused: nothing left to choose from
+    if result.outcome is Outcome.ONE:
+        answer = _store(run, _vehicle_answer(result.cars[0]))
+        if answer.success:
+            cache.remember(run.vin, answer.to_cache())
+        return answer
+    cache.remember(run.vin, _candidates_answer(result).to_cache())  # the list again, for the next dealer's pick
+    return _store_pick(run, pick, list(result.cars))
+
+
+def _store_pick(run: Run, pick: Pick, cars: list[Car]) -> DecodeAnswer:
+    """Store the chosen candidate (once per VIN and candidate, shared) and make it the caller's pick; the cached
+    answer stays the candidate list, for every other dealer."""
+    index = pick.index_in(cars)
+    if index is None:
         raise ApiError("invalid_candidate", _("The chosen car is not among the candidates. Decode the VIN again."))
-    answer = _store(run, _vehicle_answer(car))
-    if answer.success:
-        cache.remember(run.vin, answer.to_cache())
-    return answer
+    car = cars[index]
+    return _store(run, _vehicle_answer(car), picks.candidate_key(car.source, car.car_id, index))
 
 
-def _ask_again(run: Run, source_name: str) -> list[Car]:
+def _ask_again(run: Run, source_name: str) -> LookupResult | None:
+    """The source's answer again (one car or candidates), or None when it has none."""
     source = source_pool.catalog_sources(current_app.config).get(source_name)
     result: LookupResult | None = ask_within(source, run.vin, run.deadline) if source else None
     if result is None or result.outcome not in (Outcome.ONE, Outcome.CANDIDATES):
-        return []
+        return None
     run.note(**{f"{source_name}_ms": result.elapsed_ms})
-    return list(result.cars)
+    return result
 
 
 # --- storing and logging ------------------------------------------------------------------------------------------
 
 
-def _store(run: Run, answer: DecodeAnswer) -> DecodeAnswer:
-    """Store the decoded car as the VIN's shared vehicle; when two decodes race, the first stored one stays."""
+def _store(run: Run, answer: DecodeAnswer, candidate_key: str = "") -> DecodeAnswer:
+    """Store the decoded car, shared: as the VIN's confirmed vehicle, or (with `candidate_key`) as that candidate,
+    made the caller's pick in the same transaction. When two decodes race, the first stored row stays."""
     car = Car(**answer.cars[0])
     brand = our_brand(wmi.slugify(car.brand))
     brand_id, brand_name = (brand.id, brand.name) if brand else (run.brand_id, run.brand_name)
@@ -356,13 +433,15 @@ def _store(run: Run, answer: DecodeAnswer) -> DecodeAnswer:
     begin_writes(db.session)
     inserted = db.session.execute(
         insert_for(db.session, Vehicle)
-        .values(vehicle_row(run.vin, car, brand_id, brand_name or car.brand))
-        .on_conflict_do_nothing(index_elements=[Vehicle.vin])
+        .values(vehicle_row(run.vin, car, brand_id, brand_name or car.brand, candidate_key))
+        .on_conflict_do_nothing(index_elements=[Vehicle.vin, Vehicle.candidate_key])
         .returning(Vehicle.id)
     ).scalar()
     if inserted is not None:
         run.note(new_vehicle=True)
-    stored = _stored_vehicle(run.vin)
+    stored = _stored_vehicle(run.vin, candidate_key)
+    if candidate_key:
+        picks.replace(run.user_id, run.vin, stored.id)
     answer = _stored_answer(stored)
     db.session.commit()  # committed before it is cached: requests waiting on the lock link their users to it
     return answer
@@ -372,13 +451,15 @@ def _stored_answer(stored: Vehicle) -> DecodeAnswer:
     return DecodeAnswer("vehicle", vehicle=vehicle_view(stored), source=stored.source)
 
 
-def _stored_vehicle(vin: str) -> Vehicle | None:
-    return db.session.scalar(sa.select(Vehicle).where(Vehicle.vin == vin))
+def _stored_vehicle(vin: str, candidate_key: str = "") -> Vehicle | None:
+    """The VIN's confirmed vehicle, or the stored row of one of its candidates."""
+    return db.session.scalar(sa.select(Vehicle).where(Vehicle.vin == vin, Vehicle.candidate_key == candidate_key))
 
 
-def vehicle_row(vin: str, car: Car, brand_id: int, brand_name: str) -> dict[str, Any]:
+def vehicle_row(vin: str, car: Car, brand_id: int, brand_name: str, candidate_key: str = "") -> dict[str, Any]:
     return {
         "vin": vin,
+        "candidate_key": candidate_key,
         "brand_id": brand_id,
         "brand_name": brand_name,
         "model": car.model,

@@ -1,4 +1,5 @@
-"""Decoded vehicles (shared by every user), each user's decode history, the query log and saved VIN requests."""
+"""Decoded vehicles (shared by every user), each dealer's candidate picks and decode history, the query log and saved
+VIN requests."""
 
 from __future__ import annotations
 
@@ -20,12 +21,18 @@ VIN_REQUEST_KINDS = ("no_catalog", "report")
 
 
 class Vehicle(db.Model):
-    """One decoded VIN, stored once for every user; `raw_data` keeps what the source said about it."""
+    """One decoded car, stored once for every user; `raw_data` keeps what the source said about it.
+
+    A VIN has at most one confirmed vehicle (`candidate_key` empty: a source answered with exactly this car) and one
+    row per candidate any dealer chose from its candidate list (`candidate_key` names the candidate). Which candidate
+    stands for the VIN is each dealer's own choice (VehiclePick).
+    """
 
     __tablename__ = "vehicle"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    vin: Mapped[str] = mapped_column(sa.String(17), unique=True)
+    vin: Mapped[str] = mapped_column(sa.String(17))
+    candidate_key: Mapped[str] = mapped_column(sa.String(300), default="", server_default="")
     brand_id: Mapped[int | None] = mapped_column(sa.ForeignKey("brand.id", ondelete="SET NULL"))
     brand_name: Mapped[str] = mapped_column(sa.String(80))
     model: Mapped[str] = mapped_column(sa.String(200))
@@ -35,9 +42,16 @@ class Vehicle(db.Model):
     raw_data: Mapped[dict[str, Any]] = mapped_column(JsonDocument, default=dict)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
+    __table_args__ = (sa.UniqueConstraint("vin", "candidate_key"),)
+
     @property
     def title(self) -> str:
         return f"{self.brand_name} {self.model}".strip()
+
+    @property
+    def confirmed(self) -> bool:
+        """Whether a source identified this car for the VIN on its own (not one candidate a dealer chose)."""
+        return not self.candidate_key
 
     def __repr__(self) -> str:
         return f"<Vehicle {self.id} {self.vin}>"
@@ -53,6 +67,20 @@ class UserVehicle(db.Model):
     last_decoded_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
     __table_args__ = (sa.Index("ix_user_vehicle_user_id_last_decoded_at", "user_id", "last_decoded_at"),)
+
+
+class VehiclePick(db.Model):
+    """A dealer's own choice among a VIN's candidates: other dealers never see it; choosing again replaces it."""
+
+    __tablename__ = "vehicle_pick"
+
+    user_id: Mapped[uuid.UUID] = mapped_column(sa.ForeignKey("user.id", ondelete="CASCADE"), primary_key=True)
+    vin: Mapped[str] = mapped_column(sa.String(17), primary_key=True)
+    vehicle_id: Mapped[int] = mapped_column(sa.ForeignKey("vehicle.id", ondelete="CASCADE"), index=True)
+    picked_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    def __repr__(self) -> str:
+        return f"<VehiclePick {self.user_id} {self.vin} -> {self.vehicle_id}>"
 
 
 class QueryLog(db.Model):

@@ -107,9 +107,9 @@ def preview(raw_vin: Any) -> dict[str, Any]:
 
 
 def _look_up(vin: str) -> tuple[Preview, bool]:
-    """The stored vehicle, else the portal then scrape, else the WMI table; and whether a failed source leaves the
-    answer short of one car (such an answer is kept only briefly)."""
-    stored = db.session.scalar(sa.select(Vehicle).where(Vehicle.vin == vin))
+    """The VIN's confirmed vehicle, else the portal then scrape, else the WMI table; and whether a failed source leaves
+    the answer short of one car (such an answer is kept only briefly)."""
+    stored = db.session.scalar(sa.select(Vehicle).where(Vehicle.vin == vin, Vehicle.candidate_key == ""))
     if stored is not None:
         return Preview(vin, stored.brand_name, stored.model, stored.year, stored.engine, variants=1), False
     config = current_app.config
@@ -206,10 +206,11 @@ def teaser_stats(raw_vin: Any) -> dict[str, int]:
 
 
 def stored_counts(vin: str) -> tuple[int, int, int] | None:
-    """The stored vehicle's (categories, parts, schema pictures), or None when no vehicle is stored for the VIN."""
+    """The VIN's confirmed vehicle's (categories, parts, schema pictures), or None when none is stored for the VIN (a
+    candidate a dealer chose is not the VIN's for everyone)."""
     from app.catalog.store import counts  # the catalog builds on vehicles, not the other way round
 
-    vehicle_id = db.session.scalar(sa.select(Vehicle.id).where(Vehicle.vin == vin))
+    vehicle_id = db.session.scalar(sa.select(Vehicle.id).where(Vehicle.vin == vin, Vehicle.candidate_key == ""))
     return counts(vehicle_id) if vehicle_id is not None else None
 
 

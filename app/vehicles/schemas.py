@@ -38,6 +38,9 @@ class VehicleOut(ApiModel):
     year: int | None
     engine: str | None
     source: str
+    confirmed: bool = Field(
+        description="True when a source identified this car from the VIN alone; false for a candidate a dealer chose."
+    )
     raw_data: dict[str, Any] | None
     created_at: str
 
@@ -61,6 +64,7 @@ class Candidate(ApiModel):
     engine: str | None
     criteria: Any = None
     parameters: dict[str, Any]
+    chosen: bool = Field(description="Whether this is the caller's current pick (on an answer to choose-again).")
 
 
 class DecodedVehicle(ApiModel):
@@ -75,7 +79,9 @@ class DecodeCandidates(ApiModel):
 
 
 class DecodeAnswer(RootModel[DecodedVehicle | DecodeCandidates]):
-    """The decoded vehicle, or the candidates to choose from (answer again with catapiCarId or scrapeCarIndex)."""
+    """The decoded vehicle, or the candidates to choose from (answer again with catapiCarId or scrapeCarIndex).
+
+    A chosen candidate is the caller's own pick: their later decodes of the VIN answer it, other users get the list."""
 
 
 class Reported(ApiModel):

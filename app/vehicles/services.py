@@ -1,5 +1,5 @@
-"""Reading decoded vehicles, the user's decode history, reports of unrecognised VINs, and what a decode answer
-means to the dealer."""
+"""Reading decoded vehicles, the user's decode history, reports of unrecognised VINs, what a decode answer means to
+the dealer, and how a vehicle reached by a candidate pick was chosen."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from flask_babel import gettext as _
 from app.accounts.models import User
 from app.core.errors import ApiError
 from app.extensions import db
+from app.vehicles import picks
 from app.vehicles.answers import DecodeAnswer, candidate_view, normalize_vin, vehicle_view
 from app.vehicles.models import UserVehicle, Vehicle, VinRequest
 
@@ -60,7 +61,7 @@ def answer_payload(answer: DecodeAnswer) -> dict[str, Any]:
         return {
             "result": "candidates",
             "source": answer.source,
-            "candidates": [candidate_view(car, index) for index, car in enumerate(answer.cars)],
+            "candidates": [candidate_view(car, index, answer.chosen) for index, car in enumerate(answer.cars)],
         }
     return {"result": "vehicle", "vehicle": answer.vehicle}
 
@@ -70,6 +71,30 @@ def get_vehicle(vehicle_id: int) -> Vehicle:
     if vehicle is None:
         raise ApiError("vehicle_not_found", _("No vehicle with this id was found."), 404)
     return vehicle
+
+
+def candidate_vin(vehicle_id: int) -> str:
+    """The VIN of a vehicle reached by a candidate pick, whose candidates can be chosen from again ("not this
+    vehicle"); a VIN's confirmed vehicle has none to choose from."""
+    vehicle = get_vehicle(vehicle_id)
+    if vehicle.confirmed:
+        message = _("This vehicle was identified from its VIN for certain; there are no other vehicles to choose from.")
+        raise ApiError("vehicle_confirmed", message, 409)
+    return vehicle.vin
+
+
+def candidate_choice(user: User, vehicle: Vehicle) -> dict[str, Any] | None:
+    """For the page of a vehicle reached by a candidate pick: whether it is the user's own pick, and what told the
+    candidate apart; None for a VIN's confirmed vehicle."""
+    if vehicle.confirmed:
+        return None
+    own = picks.own_pick(user.id, vehicle.vin)
+    raw = vehicle.raw_data or {}
+    return {
+        "yours": own is not None and own.id == vehicle.id,
+        "parameters": raw.get("parameters") or {},
+        "criteria": raw.get("criteria"),
+    }
 
 
 def history(user: User, page: int = 1) -> tuple[list[dict[str, Any]], bool]:

@@ -1,4 +1,5 @@
-"""The dealer's VIN search page: decode with live stage progress, candidate picker, errors, history; the vehicle page.
+"""The dealer's VIN search page: decode with live stage progress, candidate picker, errors, history; the vehicle page
+and its "not this vehicle" for a vehicle reached by a candidate pick.
 
 With HTMX, POST /vin/decode starts the decode in a background thread (app.vehicles.background) and answers with a
 progress fragment that polls GET /vin/decode/<token> until the outcome: a redirect to the vehicle, the candidate
@@ -32,6 +33,7 @@ from app.vehicles import background, services
 from app.vehicles.answers import DecodeAnswer, Pick, normalize_vin
 from app.vehicles.api import decode_throttle, read_pick
 from app.vehicles.decode import decode
+from app.vehicles.models import Vehicle
 from app.vehicles.progress import STAGES, Progress, ProgressRecord
 
 log = logging.getLogger(__name__)
@@ -269,11 +271,11 @@ def _pick_from(form: Any) -> Pick:
     return read_pick({"catapiCarId": car_id, "scrapeCarIndex": index})
 
 
-def _decode_here(vin: str, pick: Pick) -> Response:
+def _decode_here(vin: str, pick: Pick, choose_again: bool = False) -> Response:
     """No JavaScript: decode within the request and answer with the page (or go straight to the vehicle)."""
     started = time.monotonic()
     try:
-        outcome = background.outcome_of(decode(current_user, vin, pick))
+        outcome = background.outcome_of(decode(current_user, vin, pick, choose_again=choose_again))
     except ApiError as error:
         return _answer(error_result(vin, error.code, error.message), vin, error.status)
     _report_outcome(vin, outcome, time.monotonic() - started)
@@ -358,3 +360,24 @@ def forget(vehicle_id: int):
 def vehicle(vehicle_id: int):
     """A decoded vehicle with its catalog (app.catalog.views); its catalog needs the brand in the plan."""
     return catalog_views.vehicle_page(vehicle_id)
+
+
+@bp.post("/vehicles/<int:vehicle_id>/choose-again")
+@decode_throttle
+def choose_again(vehicle_id: int):
+    """Not this vehicle: the search page with the VIN's candidates again, the dealer's pick marked; choosing one
+    there replaces the pick."""
+    try:
+        vin = services.candidate_vin(vehicle_id)
+    except ApiError as error:
+        return _answer(error_result("", error.code, error.message), status=error.status)
+    return _decode_here(vin, Pick(), choose_again=True)
+
+
+@bp.app_template_global("vehicle_choice")
+def vehicle_choice(vehicle: Vehicle) -> dict[str, Any] | None:
+    """For the vehicle page: how a vehicle reached by a candidate pick was chosen (None for a confirmed one)."""
+    choice = services.candidate_choice(current_user, vehicle)
+    if choice is None:
+        return None
+    return {**choice, "facts": _facts(choice)}

@@ -3,12 +3,13 @@ the portal sandbox through the real adapter."""
 
 from __future__ import annotations
 
+import pytest
 import sqlalchemy as sa
 
 from app.catalog.models import Category, Part
 from app.catalog.tasks import prefetch_init
 from app.extensions import db, queues, redis_store
-from app.sources.sandbox.catalog import VIN_CLIO, VIN_GOLF
+from app.sources.sandbox.catalog import VIN_BMW, VIN_CLIO, VIN_GOLF
 
 SITE = {"Origin": "http://localhost"}
 
@@ -75,7 +76,29 @@ def test_a_leaf_link_is_fetched_as_parts_never_as_child_categories(client, bmw, 
     assert any("/extern/bmw/vin_items" in call.path for call in upstreams.portal.calls())
     assert db.session.scalar(sa.select(sa.func.count()).where(Category.parent_id == leaf["category"]["id"])) == 0
     part = leaf["parts"][0]
-    assert set(part) >= {"oemCode", "name", "label", "position", "unavailable", "remark", "modelCodes", "reference"}
+    assert set(part) >= {
+        "oemCode", "name", "label", "position", "unavailable", "remark", "quantity", "modelCodes", "reference",
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("vin", "vehicle_key"),
+    [(VIN_BMW, "bmw-3-f30"), (VIN_GOLF, "vw-golf-7"), (VIN_CLIO, "renault-clio-4")],
+    ids=["portal", "catapi", "scrape"],
+)
+def test_a_leaf_s_parts_carry_their_quantity_from_each_source(client, dealer, decode_vin, upstreams, vin, vehicle_key):
+    vehicle_id = decode_vin(vin).get_json()["vehicle"]["id"]
+
+    leaf = first_leaf(client, vehicle_id)
+
+    schema = upstreams.catapi.catalog.vehicle(vehicle_key).schema(leaf["category"]["illustrationCode"])
+    expected = {part.oem: part.quantity for part in schema.parts if not part.reference_code}
+    rows = [part for part in leaf["parts"] if part["reference"] is None]
+    assert rows and {part["oemCode"]: part["quantity"] for part in rows} == expected
+    assert any(part["quantity"] and part["quantity"] > 1 for part in rows)
+    assert all(part["quantity"] is None for part in leaf["parts"] if part["reference"])
+    stored = db.session.scalars(sa.select(Part.quantity).where(Part.category_id == leaf["category"]["id"])).all()
+    assert sorted(stored, key=str) == sorted((part["quantity"] for part in leaf["parts"]), key=str)
 
 
 def test_ancestors_run_from_the_root_to_the_parent(client, bmw, upstreams):

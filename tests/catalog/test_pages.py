@@ -16,6 +16,7 @@ from app.sources.sandbox.catalog import VIN_GOLF
 from tests.catalog.test_categories import first_leaf, get, run_prefetch
 
 HX = {"HX-Request": "true"}
+ENGLISH = {"Accept-Language": "en-US,en;q=0.9"}
 
 
 def page(client, path: str, status: int = 200, headers: dict | None = None) -> str:  # noqa: ANN001
@@ -97,6 +98,20 @@ def test_a_deep_link_shows_breadcrumbs_and_parts_with_the_tree_opened_down_to_it
     for header in ("Poz.", "OEM numarası", "Parça", "Açıklama", "Model kodları"):
         assert f">{header}</th>" in main
     assert f"<title>{leaf['category']['name'].split(' {')[0]} · BMW" in html
+
+
+def test_the_table_shows_each_part_s_quantity_after_its_name(client, bmw, upstreams):
+    leaf = first_leaf(client, bmw)
+
+    main = main_area(page(client, f"/vehicles/{bmw}/categories/{leaf['category']['id']}"))
+
+    heads = re.findall(r"<th scope=\"col\"[^>]*>(.*?)</th>", main)
+    assert heads[2:4] == ["Parça", '<abbr title="Adet">Adet</abbr>']
+    cells = re.findall(r'<td class="part-quantity" data-label="Adet">([^<]*)</td>', main)  # the phone card's label
+    expected = ["" if part["quantity"] is None else str(part["quantity"]) for part in leaf["parts"]]
+    assert cells == expected and {"1", "2"} <= set(cells)
+    english = main_area(page(client, f"/vehicles/{bmw}/categories/{leaf['category']['id']}", headers=ENGLISH))
+    assert '<abbr title="Quantity">Qty.</abbr></th>' in english and 'data-label="Qty."' in english
 
 
 def test_unavailable_rows_are_shown_dimmed(client, bmw, upstreams):
@@ -207,7 +222,8 @@ def test_a_leaf_with_a_picture_has_a_hotspot_over_each_numbered_callout(client, 
 
     assert f'<img class="schema-image" src="{schema["imageUrl"]}" width="{schema["width"]}"' in main
     assert f'viewBox="0 0 {schema["width"]} {schema["height"]}"' in main
-    anchors = dict(re.findall(r'<tr class="part-row[^"]*" id="(pos-\d+)" tabindex="-1" data-position="([^"]+)"', main))
+    row_pattern = r'<tr class="part-row[^"]*" id="(pos-\d+)" tabindex="-?[01]" data-position="([^"]+)"'
+    anchors = dict(re.findall(row_pattern, main))
     linked = re.findall(r'<a class="hotspot" href="#(pos-\d+)" data-position="([^"]+)"', main)
     assert linked and len(linked) == len({spot["position"] for spot in schema["hotspots"]} & set(anchors.values()))
     for anchor, position in linked:

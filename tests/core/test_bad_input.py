@@ -160,6 +160,7 @@ NO_BODY = {
     ("/api/subscriptions/cancel-pending", "PATCH"),
     ("/api/subscriptions/downgrade", "DELETE"),
     ("/api/subscriptions/trial", "POST"),
+    ("/api/vehicles/1/choose-again", "POST"),
     ("/api/vehicles/1/parts/1/copy", "POST"),
     ("/api/vehicles/history/1", "DELETE"),
 }

@@ -134,7 +134,7 @@ def test_keyboard_cards_search_breadcrumbs_and_back_keep_the_dealer_in_place(cat
     expect(main.get_by_role("heading", level=2)).to_have_text("Arama: oil filter")
     result = main.locator(".search-parts .part-row").first
     code = result.locator(".oem-code").inner_text()
-    result.get_by_role("link").click()
+    result.locator(".part-where a").click()
     selected = main.locator(".part-row.is-selected")
     expect(selected).to_have_count(1)
     expect(selected.locator(".oem-code")).to_have_text(code)

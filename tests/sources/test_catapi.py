@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 
 from app.sources.base import Outcome
-from app.sources.catapi import CatapiSettings, CatapiSource
+from app.sources.catapi import CatapiSettings, CatapiSource, CatapiUnavailableError, _parts_sheet
 from app.sources.sandbox import catalog as sandbox
 from app.sources.sandbox.catapi_server import SANDBOX_PASSWORD, SANDBOX_USERNAME, CatapiFaults, CatapiSandbox
 
@@ -312,6 +312,44 @@ def test_parts_carry_oem_numbers_remarks_and_reference_rows(source):  # noqa: AN
     assert references
     for row in references:
         assert ("bk. tablo: " in row.name or "bakınız tablo, konum: " in row.name) and row.remark in row.name
+
+
+def test_parts_carry_the_sandbox_quantities(source):  # noqa: ANN001
+    golf = source.lookup_vin(sandbox.VIN_GOLF).car
+    vehicle = sandbox.sandbox_catalog().vehicle("vw-golf-7")
+    schemas = source.schemas(golf.catalog_id, golf.car_id, page=1, limit=100).items[:20]
+    for schema in schemas:
+        rows = source.parts(golf.catalog_id, golf.car_id, schema.group_id).parts
+        expected = {part.key: part.quantity for part in vehicle.schema(schema.group_id).parts}
+        assert {row.id: row.quantity for row in rows} == expected  # rows come grouped by position
+    parts = [part for schema in vehicle.all_schemas() for part in schema.parts]
+    assert {part.quantity for part in parts} >= {None, 1, 2, 3, 4}
+    assert all(part.quantity is None for part in parts if part.reference_code)
+    assert not any(part.remark and part.remark.endswith("x") and part.remark[:-1].isdigit() for part in parts)
+
+
+def parts_payload(*quantities: object) -> dict:
+    parts = [{"id": str(index), "number": f"5Q0 615 30{index}", "name": "Brake disc", "positionNumber": "1"}
+             for index in range(len(quantities) + 1)]  # fmt: skip
+    for part, quantity in zip(parts, quantities, strict=False):  # the last part has no quantity at all
+        part["quantity"] = quantity
+    return {"img": "", "imgWidth": 10, "imgHeight": 10, "partGroups": [{"parts": parts}], "positions": []}
+
+
+def test_a_quantity_is_read_robustly_and_garbage_costs_only_the_quantity():
+    quantities = (2, "3", "2x", "4 St.", "1,5", "as needed", "", None, -1, 0, True, {"n": 2}, [2], "9" * 20, 2.0)
+
+    sheet = _parts_sheet(parts_payload(*quantities))
+
+    expected = [2, 3, 2, 4, None, None, None, None, None, None, None, None, None, None, 2, None]
+    assert [row.quantity for row in sheet.parts] == expected
+
+
+def test_a_part_without_its_number_is_still_an_unreadable_answer():
+    payload = parts_payload(2)
+    del payload["partGroups"][0]["parts"][0]["number"]
+    with pytest.raises(CatapiUnavailableError):
+        _parts_sheet(payload)
 
 
 # --- the generated catalog -----------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ import time
 
 import pytest
 import requests
+from bs4 import BeautifulSoup
 
 from app.sources.base import Outcome
 from app.sources.portal import (
@@ -15,6 +16,7 @@ from app.sources.portal import (
     PortalSettings,
     PortalSource,
     PortalUnavailableError,
+    _part,
     is_leaf_link,
     parse_part,
 )
@@ -269,6 +271,33 @@ def test_reference_rows_are_recognised(source):  # noqa: ANN001
         assert "tablo" not in row.label and row.reference_code not in row.label and row.label
         assert row.name.startswith(row.label)
     assert all(row.label == row.name for row in rows if not row.is_reference)
+
+
+def test_parts_carry_the_adet_column(source):  # noqa: ANN001
+    pictures = [node for node in all_pictures(source, "vw", GOLF.car_id) if "part_detail" not in node.link_path]
+    for node in pictures[:8]:
+        rows = source.parts(node.link_path, "vw")
+        assert [row.quantity for row in rows] == [part.quantity for part in GOLF.schema(node.external_id).parts]
+
+
+@pytest.mark.parametrize(
+    ("cell", "quantity"),
+    [("3", 3), ("3 adet", 3), ("3x", 3), ("1,5", None), ("gerektiği kadar", None), ("", None), ("-2", None)],
+)
+def test_the_adet_cell_is_read_robustly(cell, quantity):  # noqa: ANN001
+    html = (
+        '<table><tr class="part"><td class="pos">1</td><td class="oem">34 11 6 860 242</td>'
+        f'<td class="name">Fren diski</td><td class="qty">{cell}</td><td class="remark"></td></tr></table>'
+    )
+
+    row = _part(BeautifulSoup(html, "html.parser").select_one("tr.part"))
+
+    assert (row.oem, row.position, row.quantity) == ("34 11 6 860 242", "1", quantity)
+
+
+def test_a_reference_row_takes_no_quantity():
+    assert parse_part("N/A", "Termostat, bk. tablo: 229-070", "3", "229-070", False, quantity=2).quantity is None
+    assert parse_part("11 53 7 600 584", "Termostat", "3", None, False, quantity=2).quantity == 2
 
 
 @pytest.mark.parametrize(

@@ -6,6 +6,7 @@ import json
 import os
 
 import pytest
+from bs4 import BeautifulSoup
 
 from app.sources.base import Outcome
 from app.sources.sandbox import catalog as sandbox
@@ -17,6 +18,7 @@ from app.sources.scrape import (
     ScrapeSettings,
     ScrapeSource,
     ScrapeUnavailableError,
+    _part,
 )
 
 TIMEOUT_MS = 300
@@ -143,6 +145,21 @@ def test_browse_brand_vehicle_group_parts(source):  # noqa: ANN001
     assert [(part.oem, part.name) for part in parts] == [(part.oem, part.name_en) for part in first.parts]
     assert [part.position for part in parts] == [part.position for part in first.parts]
     assert [part.remark for part in parts] == [part.remark for part in first.parts]
+    assert [part.quantity for part in parts] == [part.quantity for part in first.parts]
+
+
+@pytest.mark.parametrize(
+    ("cell", "quantity"),
+    [("2", 2), ("2x", 2), ("2 St.", 2), ("1,5", None), ("as needed", None), ("", None), ("two", None), (None, None)],
+)
+def test_the_qty_cell_is_read_robustly(cell, quantity):  # noqa: ANN001
+    qty = "" if cell is None else f'<td class="qty">{cell}</td>'  # None: a page without the column
+    cells = f'<td class="oem">7701 208 174</td><td class="name">Oil filter</td>{qty}'
+    html = f'<table><tr class="part">{cells}</tr></table>'
+
+    row = _part(BeautifulSoup(html, "html.parser").select_one("tr.part"))
+
+    assert (row.oem, row.name, row.quantity) == ("7701 208 174", "Oil filter", quantity)
 
 
 def test_unknown_catalog_code_is_not_found(source):  # noqa: ANN001
@@ -269,7 +286,13 @@ def test_challenge_is_passed_by_the_browser(upstream, browser_source):  # noqa: 
 def write_dump(root, code: str, group_id: str) -> None:  # noqa: ANN001
     folder = root / code
     folder.mkdir(parents=True)
-    rows = [{"oem": "7701 208 174", "name": "Oil filter", "position": "1", "remark": None}]
+    rows = [
+        {"oem": "7701 208 174", "name": "Oil filter", "position": "1", "remark": None, "quantity": 2},
+        {"oem": "7701 208 175", "name": "Oil filter seal", "position": "2", "remark": None, "quantity": "2 St."},
+        {"oem": "7701 208 176", "name": "Engine oil", "position": "3", "remark": None, "quantity": "as needed"},
+        {"oem": "7701 208 177", "name": "Oil drain plug", "position": "4", "remark": None, "quantity": {"n": 1}},
+        {"oem": "7701 208 178", "name": "Oil sump", "position": "5", "remark": None},
+    ]
     (folder / f"{group_id}.json").write_text(json.dumps(rows), encoding="utf-8")
 
 
@@ -286,7 +309,8 @@ def test_dump_reads_only_listed_catalogs(upstream, tmp_path):  # noqa: ANN001
     settings = settings_for(upstream, SCRAPE_DUMP_DIR=str(tmp_path), SCRAPE_DUMP_ALLOWED_CATALOGS="REN-BH")
     with ScrapeSource(settings) as adapter:
         parts = adapter.dump_parts("ren-bh", "103-010")
-        assert [(part.oem, part.name, part.position) for part in parts] == [("7701 208 174", "Oil filter", "1")]
+        assert [(part.oem, part.name, part.position) for part in parts][0] == ("7701 208 174", "Oil filter", "1")
+        assert [part.quantity for part in parts] == [2, 2, None, None, None]
         with pytest.raises(DumpRefusedError):
             adapter.dump_parts("TOY-ZRE210", "103-010")
         with pytest.raises(DumpRefusedError):

@@ -189,6 +189,7 @@ def test_scrape_candidates_have_the_catapi_shape_and_round_trip_through_their_in
         "engine",
         "criteria",
         "parameters",
+        "chosen",
     }
     assert last_log(VIN_SCRAPE_SEVERAL).timings["scrape_candidate_count"] == 2
 

@@ -8,6 +8,8 @@ reshuffle the others. The VIN table at the bottom says which sandbox source know
 from __future__ import annotations
 
 import random
+import re
+import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -44,6 +46,7 @@ class CatalogPart:
     unavailable: bool = False
     remark: str | None = None
     reference_code: str | None = None  # set on reference rows: the illustration they point to
+    quantity: int | None = None  # how many the drawing takes; None: as needed, or not said (reference rows)
 
 
 @dataclass(frozen=True, slots=True)
@@ -375,6 +378,11 @@ OEM_STYLES: dict[str, Callable[[random.Random, int], str]] = {
 
 # --- the generator ---------------------------------------------------------------------------------------------------
 
+# How many of a part a row takes, by the last two digits of a hash of its key: mostly 1 or 2, pairs and sets of
+# four, now and then none ("as needed": fluids, sealant, small parts).
+QUANTITY_SHARES = ((6, None), (64, 1), (84, 2), (90, 4), (96, 3), (98, 6), (100, 8))
+COUNT_REMARK = re.compile(r"(\d+)x")
+
 CALLOUT_WIDTH, CALLOUT_HEIGHT = 44, 28
 GRID_COLUMNS, GRID_ROWS = 10, 7  # callout cells per picture; more than the most positions a picture gets
 
@@ -472,7 +480,10 @@ class _VehicleGenerator:
         name_en, name_tr = self._names(main)
         oem = OEM_STYLES[self.spec.oem_style](self.rng, main.number)
         unavailable = self.rng.random() < 0.04
-        return CatalogPart(key, oem, name_en, name_tr, position, unavailable, self._remark())
+        remark, quantity = self._remark(), _quantity(key)
+        if remark and (count := COUNT_REMARK.fullmatch(remark)):  # a "3x" remark is the row's quantity
+            remark, quantity = None, int(count.group(1))
+        return CatalogPart(key, oem, name_en, name_tr, position, unavailable, remark, quantity=quantity)
 
     def _remark(self) -> str | None:
         roll = self.rng.random()
@@ -508,6 +519,13 @@ class _VehicleGenerator:
             name = f"{spec.model} {engine} {spec.body} ({year})"
             siblings.append(CarListing(_hex_id(self.rng), name, year, engine, spec.gearbox))
         return (own, *siblings)
+
+
+def _quantity(key: str) -> int | None:
+    """The row's quantity from its key, not from the generator's stream: drawing it there would change every number
+    the stream gives after it (OEM codes, remarks, whole pictures) from what the same seed gave before."""
+    share = zlib.crc32(key.encode()) % 100
+    return next(quantity for limit, quantity in QUANTITY_SHARES if share < limit)
 
 
 def _hex_id(rng: random.Random) -> str:

@@ -378,6 +378,7 @@ def _parts_json(schema: SchemaPicture, vehicle: Vehicle, request: Request) -> di
                 "name": part.name_en,
                 "positionNumber": part.position,
                 "notice": part.remark,
+                "quantity": part.quantity,  # null: as needed (and on reference rows)
                 "unavailable": part.unavailable,
             }
         )

@@ -1,15 +1,20 @@
 """What every catalog sandbox shares: the generated catalog, its fault knobs, a lock for what tests read, a stop
-signal that wakes requests sleeping in a fault, and (for one-server sandboxes) serving on a loopback port."""
+signal that wakes requests sleeping in a fault, (for one-server sandboxes) serving on a loopback port, and the schema
+pictures the HTML sandboxes put on their parts pages with what they get wrong about them on purpose."""
 
 from __future__ import annotations
 
 import logging
 import random
 import threading
+from enum import StrEnum
 from typing import Any
 
+from werkzeug.wrappers import Response
+
 from app.core.loopback import LoopbackServer
-from app.sources.sandbox.catalog import SandboxCatalog, sandbox_catalog
+from app.sources.sandbox.catalog import SandboxCatalog, SchemaPicture, sandbox_catalog
+from app.sources.sandbox.schema_image import render_schema_png
 
 log = logging.getLogger(__name__)
 
@@ -55,3 +60,31 @@ class SingleServerSandbox(Sandbox):
     def stop(self) -> None:
         self._stopping.set()
         self._server.stop()
+
+
+class PictureFault(StrEnum):
+    """What an HTML sandbox's parts pages get wrong about their schema picture (the `pictures` fault)."""
+
+    NONE = ""
+    MALFORMED = "malformed"  # hotspot entries with unreadable coordinates or positions beside the good ones
+    ABSURD = "absurd"  # the picture claims a width no drawing has
+    MISSING = "missing"  # the page shows no picture
+    NOT_IMAGE = "not_image"  # the picture's address answers with an HTML page
+
+
+ABSURD_WIDTH = 250_000
+
+
+def declared_size(schema: SchemaPicture, fault: str) -> tuple[int, int]:
+    """The width and height a page gives the picture."""
+    return (ABSURD_WIDTH if fault == PictureFault.ABSURD else schema.width), schema.height
+
+
+def picture_response(seed: int, vehicle_key: str, code: str, fault: str) -> Response | None:
+    """The picture's PNG from the shared generator (an HTML page for the NOT_IMAGE fault); None when there is none."""
+    png = render_schema_png(seed, vehicle_key, code)
+    if png is None:
+        return None
+    if fault == PictureFault.NOT_IMAGE:
+        return Response("<html><body>Resim bulunamadı</body></html>", mimetype="text/html")
+    return Response(png, mimetype="image/png")

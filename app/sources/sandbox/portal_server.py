@@ -3,8 +3,9 @@
 The real portal is a website behind a form login: a session cookie opens every page, the session expires and the
 client has to sign in again. Per brand service (vw, bmw, ...) it identifies VINs as JSON and shows the category tree
 and the parts tables as HTML. Picture-level nodes link to their parts in several shapes (external vin/model items,
-BOM, image board, per-part detail), some of them relative to the service directory. `faults` can be changed while
-it runs.
+BOM, image board, per-part detail), some of them relative to the service directory. Every parts page shows the
+illustration above its table with a list of hotspot boxes in data attributes (`data-pos`, `data-x`, `data-y`,
+`data-w`, `data-h`); the image sits behind the login like every page. `faults` can be changed while it runs.
 """
 
 from __future__ import annotations
@@ -25,10 +26,11 @@ from werkzeug.wrappers import Request, Response
 from app.sources.sandbox.catalog import (
     DEFAULT_SEED,
     CatalogPart,
+    Hotspot,
     SchemaPicture,
     Vehicle,
 )
-from app.sources.sandbox.common import SingleServerSandbox
+from app.sources.sandbox.common import PictureFault, SingleServerSandbox, declared_size, picture_response
 from app.sources.wmi import PORTAL_SERVICES
 
 log = logging.getLogger(__name__)
@@ -41,6 +43,17 @@ CSRF_FIELD = "__RequestToken"
 # How picture-level nodes link to their parts, in turn over a vehicle's pictures.
 LINK_SHAPES = ("vin_items", "mdl_items", "bom", "board", "part_detail")
 
+# Items the MALFORMED picture fault adds to a hotspot list; none of them is a usable box with a position.
+MALFORMED_HOTSPOTS = (
+    '<li class="hotspot" data-pos="91" data-x="abc" data-y="10" data-w="40" data-h="20"></li>',
+    '<li class="hotspot" data-pos="92" data-x="10" data-y="10" data-w="-40" data-h="20"></li>',
+    '<li class="hotspot" data-pos="93" data-x="10" data-y="10" data-h="20"></li>',
+    '<li class="hotspot" data-pos="" data-x="10" data-y="10" data-w="40" data-h="20"></li>',
+    '<li class="hotspot" data-x="10" data-y="10" data-w="40" data-h="20">94</li>',
+    '<li class="hotspot" data-pos="95" data-x="99999" data-y="10" data-w="40" data-h="20"></li>',
+    '<li class="hotspot" data-pos="96" data-x="nan" data-y="10" data-w="40" data-h="20"></li>',
+)
+
 
 @dataclass
 class PortalFaults:
@@ -49,6 +62,7 @@ class PortalFaults:
     garbage: bool = False  # pages answer 200 with a body that is neither the expected HTML nor JSON
     session_ttl_seconds: float = 1800.0  # after this a session cookie sends every page to /login
     login_broken: bool = False  # POST /login answers 500
+    pictures: str = PictureFault.NONE  # what the parts pages get wrong about their illustration
 
 
 @dataclass(frozen=True)
@@ -160,7 +174,7 @@ class PortalSandbox(SingleServerSandbox):
     def _route(self, path: str) -> Callable[[Request], Response] | None:
         if match := re.fullmatch(r"/extern/([a-z]+)/(vin_items|mdl_items)", path):
             return lambda request: self._extern(request, match.group(2))
-        if match := re.fullmatch(r"/([a-z]+)/(vin|groups|bom|board|part_detail)", path):
+        if match := re.fullmatch(r"/([a-z]+)/(vin|groups|bom|board|part_detail|illustration)", path):
             service, page = match.groups()
             if service not in set(PORTAL_SERVICES.values()):
                 return None
@@ -260,25 +274,31 @@ class PortalSandbox(SingleServerSandbox):
 
     def _board(self, request: Request, service: str) -> Response:
         vehicle = self._vehicle(request.args.get("vehicle", ""), service)
-        code = request.args.get("code", "")
-        board = f'<div class="board"><img src="/{service}/board.png?code={html.escape(code)}" alt="{code}"></div>'
-        return self._parts_page(vehicle, code, before=board)
+        return self._parts_page(vehicle, request.args.get("code", ""))
 
     def _part_detail(self, request: Request, service: str) -> Response:
         vehicle = self._vehicle(request.args.get("vehicle", ""), service)
         return self._parts_page(vehicle, request.args.get("code", ""), position=request.args.get("pos"))
 
+    def _illustration(self, request: Request, service: str) -> Response:
+        vehicle = self._vehicle(request.args.get("vehicle", ""), service)
+        found = picture_response(self.seed, vehicle.key, request.args.get("code", ""), self.faults.pictures)
+        if found is None:
+            raise LookupError("illustration")
+        return found
+
     def _parts_page(
-        self, vehicle: Vehicle, code: str, heading: str = "Parçalar", before: str = "", position: str | None = None
+        self, vehicle: Vehicle, code: str, heading: str = "Parçalar", position: str | None = None
     ) -> Response:
         schema = vehicle.schema(code)
         if schema is None:
             raise LookupError(code)
         parts = [part for part in schema.parts if position in (None, part.position)]
         rows = "".join(_part_row(part, vehicle) for part in parts)
-        head = "<tr><th>Poz.</th><th>OEM</th><th>Parça adı</th><th>Açıklama</th><th>Model</th></tr>"
+        head = "<tr><th>Poz.</th><th>OEM</th><th>Parça adı</th><th>Adet</th><th>Açıklama</th><th>Model</th></tr>"
         title = html.escape(schema.title_tr)
-        return _page(heading, f'<h1>{title}</h1>{before}<table class="parts"><thead>{head}</thead>'
+        figure = _illustration_block(vehicle, schema, self.faults.pictures)
+        return _page(heading, f'<h1>{title}</h1>{figure}<table class="parts"><thead>{head}</thead>'
                               f"<tbody>{rows}</tbody></table>")  # fmt: skip
 
     def _vehicle(self, car_id: str, service: str | None = None) -> Vehicle:
@@ -317,6 +337,29 @@ def _node_row(
     )
 
 
+def _illustration_block(vehicle: Vehicle, schema: SchemaPicture, fault: str) -> str:
+    """The illustration with its hotspot list, as the portal shows it above a parts table."""
+    service = service_of(vehicle)
+    if service is None or fault == PictureFault.MISSING:
+        return ""
+    source = f"/{service}/illustration?vehicle={vehicle.car_id}&code={schema.code}"
+    width, height = declared_size(schema, fault)
+    items = [_hotspot_item(spot) for spot in schema.hotspots]
+    items += MALFORMED_HOTSPOTS if fault == PictureFault.MALFORMED else ()
+    return (
+        f'<div class="illustration"><img src="{html.escape(source)}" width="{width}" height="{height}"'
+        f' alt="{html.escape(schema.title_tr)}"><ol class="hotspots">{"".join(items)}</ol></div>'
+    )
+
+
+def _hotspot_item(spot: Hotspot) -> str:
+    position = html.escape(spot.position)
+    return (
+        f'<li class="hotspot" data-pos="{position}" data-x="{spot.x1}" data-y="{spot.y1}"'
+        f' data-w="{spot.x2 - spot.x1}" data-h="{spot.y2 - spot.y1}">{position}</li>'
+    )
+
+
 def _turkish_remark(remark: str | None) -> str:
     if not remark:
         return ""
@@ -330,7 +373,8 @@ def _turkish_remark(remark: str | None) -> str:
 def _part_row(part: CatalogPart, vehicle: Vehicle) -> str:
     classes = "part unavailable" if part.unavailable else "part"
     models = vehicle.model_code if zlib.crc32(part.key.encode()) % 3 == 0 else ""
-    cells = (part.position or "", part.oem, part.name_tr, _turkish_remark(part.remark), models)
-    names = ("pos", "oem", "name", "remark", "models")
+    quantity = "" if part.quantity is None else str(part.quantity)  # an empty cell: as needed
+    cells = (part.position or "", part.oem, part.name_tr, quantity, _turkish_remark(part.remark), models)
+    names = ("pos", "oem", "name", "qty", "remark", "models")
     body = "".join(f'<td class="{name}">{html.escape(value)}</td>' for name, value in zip(names, cells, strict=True))
     return f'<tr class="{classes}">{body}</tr>'

@@ -1,12 +1,14 @@
 """A stand-in for the 'scrape' public HTML catalog on loopback, built from the shared sandbox catalog (English names).
 
 Pages: /brands, /brand/<brand>/ (vehicles), /vehicle/<code>/ (groups), /vehicle/<code>/group/<group_id>/ (parts
-table), /search?vin= (candidate list) and /wizard/<brand>?step=&body=&engine=... (parameter options). Every page
-wraps its content in `<main data-page="...">`, which is what the adapter looks for.
+table under the schema picture and its image map), /search?vin= (candidate list) and
+/wizard/<brand>?step=&body=&engine=... (parameter options). Every page wraps its content in `<main data-page="...">`,
+which is what the adapter looks for. Pictures are static files beside the parts page (.../schema.png), served past the
+browser challenge as a CDN would.
 
 `faults` can be changed while it runs: latency, 5xx noise, broken HTML, a JavaScript-only shell (content rendered in
-the browser from an inline JSON blob) and a "checking your browser" challenge that a small script passes by setting
-a cookie and reloading.
+the browser from an inline JSON blob), a "checking your browser" challenge that a small script passes by setting
+a cookie and reloading, and broken pictures (app.sources.sandbox.common.PictureFault).
 """
 
 from __future__ import annotations
@@ -22,8 +24,8 @@ from werkzeug.exceptions import HTTPException, NotFound
 from werkzeug.routing import Map, Rule
 from werkzeug.wrappers import Request, Response
 
-from app.sources.sandbox.catalog import DEFAULT_SEED, CarListing, Vehicle
-from app.sources.sandbox.common import SingleServerSandbox
+from app.sources.sandbox.catalog import DEFAULT_SEED, CarListing, CatalogPart, Hotspot, SchemaPicture, Vehicle
+from app.sources.sandbox.common import PictureFault, SingleServerSandbox, declared_size, picture_response
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +35,25 @@ EXTRA_VINS: dict[str, tuple[str, ...]] = {VIN_SCRAPE_SEVERAL: ("toyota-corolla-h
 
 WIZARD_STEPS = ("body", "engine", "gearbox", "year")
 CLEARANCE_COOKIE = "pb_clearance"
+IMAGE_NAME = "schema.png"
+
+# Areas the MALFORMED picture fault adds to a map: none has a usable box and position but the last two (a polygon,
+# and a circle overshooting the corner).
+MALFORMED_AREAS = (
+    '<area shape="rect" coords="a,b,c,d" href="#" alt="91">',
+    '<area shape="rect" coords="10,10,50" alt="92">',
+    '<area shape="rect" coords="" alt="93">',
+    '<area shape="rect" alt="93">',
+    '<area shape="default" href="#" alt="94">',
+    '<area shape="rect" coords="10,10,60,40" href="#">',
+    '<area shape="rect" coords="50,50,50,80" alt="95">',
+    '<area shape="rect" coords="-900,-900,-800,-800" alt="96">',
+    '<area shape="rect" coords="1e999,0,5,5" alt="97">',
+    '<area shape="circle" coords="100,100,-5" alt="97">',
+    '<area shape="rect" coords="0,0,10,10" alt="12345678901234567890123">',
+    '<area shape="poly" coords="30,30,60,30,45,70" alt="98">',
+    '<area shape="circle" coords="0,0,20" title="99">',
+)
 
 URLS = Map(
     [
@@ -40,6 +61,7 @@ URLS = Map(
         Rule("/brand/<brand>/", endpoint="vehicles"),
         Rule("/vehicle/<code>/", endpoint="groups"),
         Rule("/vehicle/<code>/group/<group_id>/", endpoint="parts"),
+        Rule(f"/vehicle/<code>/group/<group_id>/{IMAGE_NAME}", endpoint="image"),
         Rule("/search", endpoint="search"),
         Rule("/wizard/<brand>", endpoint="wizard"),
     ],
@@ -54,6 +76,7 @@ class ScrapeFaults:
     garbage: bool = False  # pages answer 200 with broken HTML that has none of the expected structure
     js_only: bool = False  # pages are an empty shell that a script fills from an inline JSON blob
     challenge: bool = False  # pages without the clearance cookie answer a "checking your browser" page
+    pictures: str = PictureFault.NONE  # what the parts pages get wrong about their picture
 
 
 @dataclass(frozen=True)
@@ -130,18 +153,21 @@ class ScrapeSandbox(SingleServerSandbox):
         self._pause(faults.latency_ms / 1000)
         if self._unlucky():
             return _html("<html><body><h1>503 Service Unavailable</h1></body></html>", 503)
-        if faults.challenge and request.cookies.get(CLEARANCE_COOKIE) != self.clearance:
+        is_image = request.path.endswith(f"/{IMAGE_NAME}")
+        if faults.challenge and not is_image and request.cookies.get(CLEARANCE_COOKIE) != self.clearance:
             return _html(self._challenge_page(), 403)
-        if faults.garbage:
+        if faults.garbage and not is_image:
             return _html("<html><body><div class='content'><p>Temporarily unavaila<td><tr></body", 200)
         try:
             endpoint, args = URLS.bind_to_environ(request.environ).match()
-            html = getattr(self, f"_{endpoint}")(request, **args)
+            answer = getattr(self, f"_{endpoint}")(request, **args)
         except (NotFound, LookupError):
             return _html(_page("not-found", "Not found", "<p>No such page.</p>"), 404)
         except HTTPException as error:
             return _html(_page("error", "Bad request", ""), error.code or 400)
-        return _html(_js_shell(html) if faults.js_only else html)
+        if isinstance(answer, Response):
+            return answer
+        return _html(_js_shell(answer) if faults.js_only else answer)
 
     def _challenge_page(self) -> str:
         return (
@@ -190,15 +216,21 @@ class ScrapeSandbox(SingleServerSandbox):
         rows = "".join(
             f'<tr class="part{" unavailable" if part.unavailable else ""}">'
             f'<td class="oem">{escape(part.oem)}</td><td class="name">{escape(part.name_en)}</td>'
-            f'<td class="pos">{escape(part.position or "")}</td>'
+            f'<td class="qty">{_quantity_text(part)}</td><td class="pos">{escape(part.position or "")}</td>'
             f'<td class="remark">{escape(part.remark or "")}</td></tr>'
             for part in schema.parts
         )
         table = (
             f'<table id="parts" data-group-id="{escape(schema.code)}"><thead><tr><th>OEM</th><th>Name</th>'
-            f"<th>Pos.</th><th>Remark</th></tr></thead><tbody>{rows}</tbody></table>"
+            f"<th>Qty</th><th>Pos.</th><th>Remark</th></tr></thead><tbody>{rows}</tbody></table>"
         )
-        return _page("parts", schema.title_en, table)
+        return _page("parts", schema.title_en, _schema_figure(code, schema, self.faults.pictures) + table)
+
+    def _image(self, _request: Request, code: str, group_id: str) -> Response:
+        found = picture_response(self.seed, self.vehicle(code).key, group_id, self.faults.pictures)
+        if found is None:
+            raise LookupError(group_id)
+        return found
 
     def _search(self, request: Request) -> str:
         vin = request.args.get("vin", "").strip().upper()
@@ -248,6 +280,36 @@ class ScrapeSandbox(SingleServerSandbox):
         if not vehicles:
             raise LookupError(brand)
         return vehicles
+
+
+def _schema_figure(code: str, schema: SchemaPicture, fault: str) -> str:
+    """The picture above the parts table with an image map over its numbered callouts, as such catalogs draw it."""
+    if fault == PictureFault.MISSING:
+        return ""
+    name = f"schema-{schema.code}"
+    width, height = declared_size(schema, fault)
+    areas = [_area(spot) for spot in schema.hotspots]
+    areas += MALFORMED_AREAS if fault == PictureFault.MALFORMED else ()
+    return (
+        f'<div class="schema"><img src="/vehicle/{code}/group/{schema.code}/{IMAGE_NAME}" width="{width}"'
+        f' height="{height}" usemap="#{name}" alt="{escape(schema.title_en)}">'
+        f'<map name="{name}">{"".join(areas)}</map></div>'
+    )
+
+
+def _area(spot: Hotspot) -> str:
+    position = escape(spot.position)
+    return (
+        f'<area shape="rect" coords="{spot.x1},{spot.y1},{spot.x2},{spot.y2}" href="#pos-{position}"'
+        f' alt="{position}" title="{position}">'
+    )
+
+
+def _quantity_text(part: CatalogPart) -> str:
+    """The Qty cell as such catalogs fill it: the count, "as needed" on rows without one, nothing on reference rows."""
+    if part.quantity is not None:
+        return str(part.quantity)
+    return "" if part.reference_code else "as needed"
 
 
 def _listing_value(vehicle: Vehicle, listing: CarListing, key: str) -> str:

@@ -9,3 +9,13 @@ document.addEventListener("click", (event) => {
   root.setAttribute("data-theme", next);
   try { localStorage.setItem("theme", next); } catch (e) { /* private mode: the choice lasts this page only */ }
 });
+
+// The header's menu on a phone (app.css hides the links behind the button there).
+document.addEventListener("click", (event) => {
+  const button = event.target.closest("[data-menu-toggle]");
+  if (!button) return;
+  const menu = document.getElementById(button.getAttribute("aria-controls"));
+  const open = button.getAttribute("aria-expanded") !== "true";
+  button.setAttribute("aria-expanded", String(open));
+  if (menu) menu.classList.toggle("is-open", open);
+});

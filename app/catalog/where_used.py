@@ -1,0 +1,162 @@
+"""Where an OEM code is used: the stored vehicles, and the pictures in them, whose part rows carry the code.
+
+Codes compare by their search key (`app.catalog.folding.fold_code`: spaces, dashes and dots dropped, any case), looked
+up exactly in `part.search_code` (a btree with the vehicle id beside it). Reference rows ("see table 109-010") carry no
+code and are left out. Only stored rows are read; a vehicle whose tree is not stored whole may hold more.
+
+Access: a vehicle is listed when the caller could open it (`services.open_vehicle`: a vehicle without a brand, or one
+of a brand the caller's plan covers; admins every one). Vehicles of other brands are only counted
+(`hiddenVehicleCount`), never named: the caller learns that a wider plan would show more, not which vehicles.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sqlalchemy as sa
+from flask_babel import gettext as _
+
+from app.accounts.models import User
+from app.billing.access import ensure_brand_access
+from app.catalog import store
+from app.catalog.folding import fold_code
+from app.catalog.models import Category, Part
+from app.core.errors import ApiError
+from app.extensions import db
+from app.vehicles.models import Vehicle
+
+MAX_INPUT_LENGTH = 100  # as typed, separators included
+MAX_CODE_LENGTH = 60  # letters and digits: the length of part.oem_code
+DEFAULT_LIMIT = 50
+MAX_LIMIT = 200
+NO_BRAND = 0  # the brand key of vehicles without a brand, which every caller may open
+
+
+def parse_code(raw: str | None) -> str:
+    """The search key of a typed OEM code; refused when it is too long or has no letter or digit."""
+    text = (raw or "").strip()
+    if len(text) > MAX_INPUT_LENGTH or len(code := fold_code(text)) > MAX_CODE_LENGTH:
+        raise ApiError(
+            "invalid_code", _("An OEM code has at most %(max)d letters and digits.", max=MAX_CODE_LENGTH), 400
+        )
+    if not code:
+        raise ApiError("invalid_code", _("Type an OEM code: its letters and digits, with or without spaces."), 400)
+    return code
+
+
+def find(user: User, code: str, limit: int = DEFAULT_LIMIT) -> dict[str, Any]:
+    """The vehicles `user` may open whose part rows carry `code` (a search key), each with those rows, their pictures
+    and the path to them: at most `limit` rows, with the full counts and the number of vehicles left out."""
+    # A code with no letter or digit (a part row written "-") is no code: it would match every other such row.
+    counts = _rows(_COUNTS, {"code": code}).all() if code else []
+    opened = {row.brand for row in counts if _may_open(user, row.brand)}
+    shown = [row for row in counts if row.brand in opened]
+    rows = _page(code, opened, every_brand=len(shown) == len(counts), limit=limit) if shown else []
+    trails = store.ancestor_trails(sorted({row[_LEAF_AT] for row in rows}))
+    vehicle_count, part_count = sum(row.vehicles for row in shown), sum(row.parts for row in shown)
+    return {
+        "searchCode": code,
+        "vehicles": _vehicles(rows, trails),
+        "vehicleCount": vehicle_count,
+        "partCount": part_count,
+        "hiddenVehicleCount": sum(row.vehicles for row in counts) - vehicle_count,
+        "truncated": part_count > len(rows),
+    }
+
+
+def _page(code: str, opened: set[int], *, every_brand: bool, limit: int) -> list[sa.Row]:
+    """The first `limit` rows carrying the code in vehicles of the `opened` brands; without a brand filter when they
+    are `every_brand` that carries it (an admin, a Full plan), the usual case."""
+    if not every_brand:
+        return _rows(_ROWS_OF_BRANDS, {"code": code, "brands": sorted(opened), "limit": limit}).all()
+    rows = _rows(_ROWS, {"code": code, "limit": limit}).all()
+    # A vehicle of another brand stored since the counts were read is still not shown.
+    return [row for row in rows if (row[_BRAND_AT] or NO_BRAND) in opened]
+
+
+def _may_open(user: User, brand: int) -> bool:
+    """Whether `user` could open a vehicle of `brand` (NO_BRAND: one without a brand), as open_vehicle decides."""
+    if brand == NO_BRAND:
+        return True
+    try:
+        ensure_brand_access(user, brand)
+    except ApiError:
+        return False
+    return True
+
+
+def _rows(statement: sa.Executable, parameters: dict[str, Any]) -> sa.CursorResult:
+    """Plain rows from the request's connection, past the ORM session's execute (as app.catalog.store reads): these
+    are reads of columns, and the session's machinery cost about as much as a query's round trip."""
+    return db.session.connection().execute(statement, parameters)
+
+
+def _vehicles(rows: list[sa.Row], trails: dict[int, list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """The rows (ordered by vehicle) as vehicles, each with its part rows."""
+    vehicles: dict[int, dict[str, Any]] = {}
+    for row in rows:
+        part, leaf, vehicle = _split(row)
+        listed = vehicles.setdefault(vehicle["id"], {**vehicle, "parts": []})
+        listed["parts"].append({**part, "leaf": leaf, "ancestors": trails[leaf["id"]]})
+    return list(vehicles.values())
+
+
+def _split(row: sa.Row) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """A row of _ROWS as its part, its leaf and its vehicle, read by position: by name, reading fifty rows cost as
+    much as the query that fetched them."""
+    values = tuple(row)
+    return (
+        dict(zip(_PART_FIELDS, values[:_LEAF_AT], strict=True)),
+        dict(zip(_LEAF_FIELDS, values[_LEAF_AT:_VEHICLE_AT], strict=True)),
+        dict(zip(_VEHICLE_FIELDS, values[_VEHICLE_AT:], strict=True)),
+    )
+
+
+# Built once: each request only binds its values.
+_BRAND = sa.func.coalesce(Vehicle.brand_id, NO_BRAND)
+_CARRIES = (Part.search_code == sa.bindparam("code"), Part.reference_code.is_(None))
+
+# Per brand: the vehicles and the part rows that carry the code.
+_COUNTS = (
+    sa.select(
+        _BRAND.label("brand"),
+        sa.func.count(sa.distinct(Part.vehicle_id)).label("vehicles"),
+        sa.func.count().label("parts"),
+    )
+    .select_from(Part)
+    .join(Vehicle, Vehicle.id == Part.vehicle_id)
+    .where(*_CARRIES)
+    .group_by(_BRAND)
+)
+
+# What an answer shows of each row, by its key: _ROWS selects these columns in this order.
+_PART_FIELDS = {
+    "id": Part.id,
+    "oemCode": Part.oem_code,
+    "name": Part.name,  # a coded row's label is its name (only reference rows have another)
+    "position": Part.position,
+    "unavailable": Part.unavailable,
+}
+_LEAF_FIELDS = {"id": Part.category_id, "name": Category.name}
+_VEHICLE_FIELDS = {
+    "id": Vehicle.id,
+    "vin": Vehicle.vin,
+    "brandId": Vehicle.brand_id,
+    "brandName": Vehicle.brand_name,
+    "model": Vehicle.model,
+    "year": Vehicle.year,
+    "engine": Vehicle.engine,
+}
+_LEAF_AT = len(_PART_FIELDS)
+_VEHICLE_AT = _LEAF_AT + len(_LEAF_FIELDS)
+_BRAND_AT = _VEHICLE_AT + list(_VEHICLE_FIELDS).index("brandId")
+
+_ROWS = (
+    sa.select(*_PART_FIELDS.values(), *_LEAF_FIELDS.values(), *_VEHICLE_FIELDS.values())
+    .join(Category, Category.id == Part.category_id)
+    .join(Vehicle, Vehicle.id == Part.vehicle_id)
+    .where(*_CARRIES)
+    .order_by(Vehicle.brand_name, Vehicle.model, Vehicle.id, Part.category_id, Part.sort_order, Part.id)
+    .limit(sa.bindparam("limit"))
+)
+_ROWS_OF_BRANDS = _ROWS.where(_BRAND.in_(sa.bindparam("brands", expanding=True)))

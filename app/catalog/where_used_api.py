@@ -1,0 +1,24 @@
+"""Where an OEM code is used: GET /api/parts/<oem>/where-used (signed in; the vehicles the caller's plan opens)."""
+
+from __future__ import annotations
+
+from flask import Blueprint, jsonify, request
+from flask_login import current_user
+
+from app.catalog import where_used
+from app.catalog.schemas import WhereUsed, WhereUsedQuery
+from app.core.openapi import documented
+from app.core.validation import int_arg
+
+bp = Blueprint("catalog_where_used_api", __name__, url_prefix="/api/parts")
+
+
+# A path, so a code written with slashes ("N 910 455 01/02", sent as %2F or not) is still one; a code that starts
+# with a slash, or is empty, is no route (404).
+@bp.get("/<path:oem>/where-used", merge_slashes=False)
+@documented(WhereUsed, query=WhereUsedQuery, errors=(404,))
+def lookup(oem: str):
+    """Every stored vehicle and picture carrying the OEM code (spaces, dashes and case ignored)."""
+    code = where_used.parse_code(oem)
+    limit = int_arg(request.args, "limit", where_used.DEFAULT_LIMIT, maximum=where_used.MAX_LIMIT)
+    return jsonify(where_used.find(current_user, code, limit))

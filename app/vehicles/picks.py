@@ -1,0 +1,75 @@
+"""Each dealer's own choice among a VIN's candidates (issue 15): what names a candidate, the dealer's current pick,
+and replacing it together with the dealer's history.
+
+The vehicle a pick points at is shared (stored once per VIN and candidate, with its catalog tree); only the choice
+is the dealer's. A VIN's confirmed vehicle (a source answered with exactly one car) needs no pick and beats them all.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import sqlalchemy as sa
+
+from app.core.db import insert_for, utcnow
+from app.extensions import db
+from app.vehicles.models import UserVehicle, Vehicle, VehiclePick
+
+
+def candidate_key(source: str, car_id: str | None, index: int) -> str:
+    """A candidate's name among its VIN's: its source and its id there, else its place in the source's list."""
+    return f"{source}:{car_id or f'#{index}'}"
+
+
+def key_of(car: dict[str, Any], index: int) -> str:
+    """The key of a candidate as a decode answer carries it (a `Car` as a dict)."""
+    return candidate_key(car["source"], car.get("car_id"), index)
+
+
+def own_pick(user_id: uuid.UUID, vin: str) -> Vehicle | None:
+    """The vehicle the dealer chose for `vin`, if they chose one."""
+    return db.session.scalar(
+        sa.select(Vehicle)
+        .join(VehiclePick, VehiclePick.vehicle_id == Vehicle.id)
+        .where(VehiclePick.user_id == user_id, VehiclePick.vin == vin)
+    )
+
+
+def own_key(user_id: uuid.UUID, vin: str) -> str | None:
+    """The candidate key of the dealer's choice for `vin` (None when they have chosen none)."""
+    vehicle = own_pick(user_id, vin)
+    return vehicle.candidate_key if vehicle is not None else None
+
+
+def replace(user_id: uuid.UUID, vin: str, vehicle_id: int) -> None:
+    """Make `vehicle_id` the dealer's pick for `vin`, and let their history follow: the candidate they chose before
+    leaves it and the new one goes to its top. Part of the caller's transaction; choosing the same car again only
+    moves it up.
+
+    The pick's upsert comes first: it locks the dealer's row for this VIN, so two picks at once apply one after the
+    other and the history ends with the pick that stays.
+    """
+    now = utcnow()
+    pick = insert_for(db.session, VehiclePick).values(user_id=user_id, vin=vin, vehicle_id=vehicle_id, picked_at=now)
+    db.session.execute(
+        pick.on_conflict_do_update(
+            index_elements=[VehiclePick.user_id, VehiclePick.vin],
+            set_={"vehicle_id": pick.excluded.vehicle_id, "picked_at": pick.excluded.picked_at},
+        )
+    )
+    other_candidates = sa.select(Vehicle.id).where(
+        Vehicle.vin == vin, Vehicle.candidate_key != "", Vehicle.id != vehicle_id
+    )
+    db.session.execute(
+        sa.delete(UserVehicle)
+        .where(UserVehicle.user_id == user_id, UserVehicle.vehicle_id.in_(other_candidates))
+        .execution_options(synchronize_session=False)
+    )
+    link = insert_for(db.session, UserVehicle).values(user_id=user_id, vehicle_id=vehicle_id, last_decoded_at=now)
+    db.session.execute(
+        link.on_conflict_do_update(
+            index_elements=[UserVehicle.user_id, UserVehicle.vehicle_id],
+            set_={"last_decoded_at": link.excluded.last_decoded_at},
+        )
+    )
