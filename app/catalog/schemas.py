@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from app.core.openapi import ApiModel
+from app.vehicles.schemas import VehicleFacts
 
 
 class SearchQuery(ApiModel):
@@ -152,14 +153,7 @@ class WhereUsedPart(ApiModel):
     ancestors: list[Named] = Field(description="The leaf's path: root to parent.")
 
 
-class WhereUsedVehicle(ApiModel):
-    id: int
-    vin: str
-    brand_id: int | None
-    brand_name: str
-    model: str
-    year: int | None
-    engine: str | None
+class WhereUsedVehicle(VehicleFacts):
     parts: list[WhereUsedPart]
 
 

@@ -29,7 +29,9 @@ class HistoryQuery(ApiModel):
     page: int = Field(1, ge=1, description="From 1; 20 vehicles a page.")
 
 
-class VehicleOut(ApiModel):
+class VehicleFacts(ApiModel):
+    """What identifies a stored vehicle to a dealer; answers about vehicles build on it."""
+
     id: int
     vin: str
     brand_id: int | None
@@ -37,6 +39,9 @@ class VehicleOut(ApiModel):
     model: str
     year: int | None
     engine: str | None
+
+
+class VehicleOut(VehicleFacts):
     source: str
     confirmed: bool = Field(
         description="True when a source identified this car from the VIN alone; false for a candidate a dealer chose."
