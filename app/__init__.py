@@ -40,6 +40,7 @@ BLUEPRINTS = [
     "app.billing.payments_api:bp",
     "app.billing.payments_views:bp",
     "app.billing.cli:bp",
+    "app.translation.cli:bp",
     "app.vehicles.api:bp",
     "app.vehicles.views:bp",
     "app.vehicles.preview_api:bp",
@@ -56,6 +57,8 @@ BLUEPRINTS = [
     "app.catalog.where_used_api:bp",
     "app.catalog.where_used_views:bp",
     "app.admin.copy_logs:bp",
+    "app.translation.api:bp",
+    "app.translation.views:bp",
     "app.storage.views:bp",
     "app.demo.api:bp",
     "app.demo.views:bp",
@@ -76,6 +79,7 @@ MODEL_MODULES = [
     "app.vehicles.models",
     "app.catalog.models",
     "app.internal_admin.models",
+    "app.translation.models",
 ]
 
 # Each domain's seed step ("module.function"), in the order `flask seed` runs them.

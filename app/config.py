@@ -86,6 +86,9 @@ def from_env(environ: os._Environ[str] | dict[str, str] | None = None) -> dict:
         "BABEL_DEFAULT_LOCALE": "tr",
         "BABEL_DEFAULT_TIMEZONE": "Europe/Istanbul",
         "LANGUAGES": ["tr", "en"],
+        # Machine translation for the words the catalog dictionary lacks: a "module:factory" path; empty, none.
+        "TRANSLATION_PROVIDER": env.get("TRANSLATION_PROVIDER", ""),
+        "TRANSLATION_MAX_DEFER_SECONDS": float(env.get("TRANSLATION_MAX_DEFER_SECONDS", "3600") or 3600),
         "FORCE_HTTPS": https,
         "SESSION_COOKIE_SECURE": https,
         "SESSION_COOKIE_SAMESITE": "Lax",

@@ -30,6 +30,8 @@ class User(db.Model):
     status_changed_by: Mapped[uuid.UUID | None] = mapped_column(sa.Uuid)
     referral_credit_days: Mapped[int] = mapped_column(default=0)
     referral_code: Mapped[str] = mapped_column(sa.String(16), unique=True)
+    # The interface language the user chose (the header switch); None: never chose, Turkish.
+    locale: Mapped[str | None] = mapped_column(sa.String(5))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
 

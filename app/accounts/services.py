@@ -8,6 +8,7 @@ import secrets
 
 import sqlalchemy as sa
 from flask_babel import gettext as _
+from flask_login import AnonymousUserMixin
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from app.accounts.models import ROLES, Account, User
@@ -147,3 +148,10 @@ def link_account(user: User, provider: str, subject: str, email: str | None) -> 
     db.session.add(account)
     db.session.flush()
     return account
+
+
+def remember_language(user: User | AnonymousUserMixin, locale: str) -> None:
+    """Save a signed-in user's language choice on the account, so every browser they sign in from speaks it."""
+    if user.is_authenticated and user.locale != locale:
+        user.locale = locale
+        db.session.flush()

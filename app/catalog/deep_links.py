@@ -3,7 +3,8 @@
 Category and part ids are ours and are renumbered when a vehicle's catalog is fetched again, and upstream ids change
 between catalog releases; what stays is the way a clerk would say it: this vehicle, this path of group names, this
 position and OEM code. A deep link is therefore `/vehicles/<id>/catalog/<group>/<group>/<picture>?pos=..&oem=..`, each
-path step a slug of the category's name, and it is resolved again, step by step, whenever it is opened.
+path step a slug of the category's name as the upstream wrote it (the same in every language and dictionary version),
+and it is resolved again, step by step, whenever it is opened.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any
 
 from flask_babel import gettext as _
 
-from app.catalog import services
+from app.catalog import names, services
 from app.catalog.folding import fold, fold_code
 from app.catalog.models import Category
 from app.core.errors import ApiError
@@ -30,8 +31,8 @@ def slug(name: str) -> str:
 
 def trail(detail: dict[str, Any]) -> str:
     """The path of a category detail (its ancestors, then itself) as URL steps."""
-    names = [item["name"] for item in detail["ancestors"]] + [detail["category"]["name"]]
-    return "/".join(slug(name) for name in names)
+    steps = [*detail["ancestors"], detail["category"]]
+    return "/".join(slug(names.upstream_name(step)) for step in steps)
 
 
 def resolve(vehicle: Vehicle, path: str) -> Category:
@@ -44,7 +45,7 @@ def resolve(vehicle: Vehicle, path: str) -> Category:
     for depth, step in enumerate(steps):
         if depth:
             level = services.children_of(vehicle, found)["categories"]
-        match = next((item for item in level if slug(item["name"]) == step), None)
+        match = next((item for item in level if slug(names.upstream_name(item)) == step), None)
         if match is None:
             raise _not_found()
         found = services.category_in(vehicle, match["id"])

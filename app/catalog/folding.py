@@ -15,6 +15,7 @@ from typing import Any
 # in either case.
 _TO_ASCII = str.maketrans({"ı": "i", "ğ": "g", "ü": "u", "ş": "s", "ö": "o", "ç": "c"})
 _NOT_ALNUM = re.compile(r"[^0-9a-z]+")
+SEARCH_NAME_LENGTH = 300  # the search_name columns' length
 
 
 def fold(text: str) -> str:
@@ -31,9 +32,17 @@ def fold_code(code: str) -> str:
     return _NOT_ALNUM.sub("", fold(code))
 
 
+def fold_names(name: str, name_tr: str | None) -> str:
+    """A row's name search key: its Turkish text and its upstream name, so a search in either language finds it. Cut
+    to the column's length: only names of more than about 150 characters lose the end of their English."""
+    if not name_tr or name_tr == name:
+        return fold(name)[:SEARCH_NAME_LENGTH]
+    return f"{fold(name_tr)} | {fold(name)}"[:SEARCH_NAME_LENGTH]
+
+
 def folded_name(context: Any) -> str:
-    """Column default: the search key of the row's `name`."""
-    return fold(_row_value(context, "name"))
+    """Column default: the search key of the row's `name` and `name_tr`."""
+    return fold_names(_row_value(context, "name"), _row_value(context, "name_tr"))
 
 
 def folded_code(context: Any) -> str:

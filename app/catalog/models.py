@@ -13,7 +13,7 @@ from datetime import datetime
 import sqlalchemy as sa
 from sqlalchemy.orm import Mapped, mapped_column
 
-from app.catalog.folding import fold, fold_code, folded_code, folded_name
+from app.catalog.folding import SEARCH_NAME_LENGTH, fold_code, fold_names, folded_code, folded_name
 from app.core.db import UTCDateTime, utcnow
 from app.extensions import db
 from app.vehicles.models import JsonDocument
@@ -45,8 +45,15 @@ class Category(db.Model):
     sort_order: Mapped[int] = mapped_column(default=0)
     children_fetched_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     parts_fetched_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
-    # The name's search key (app.catalog.folding), filled on insert; a trigram index on PostgreSQL.
-    search_name: Mapped[str] = mapped_column(sa.String(300), default=folded_name)
+    # The name's search key over both languages (app.catalog.folding), filled on insert; a trigram index on PostgreSQL.
+    search_name: Mapped[str] = mapped_column(sa.String(SEARCH_NAME_LENGTH), default=folded_name)
+    # The name's language as the upstream wrote it, its Turkish text (app.translation) and which dictionary made it.
+    name_lang: Mapped[str] = mapped_column(sa.String(2), default="en", server_default="en")
+    name_tr: Mapped[str | None] = mapped_column(sa.String(400))  # Turkish runs longer than English
+    name_tr_complete: Mapped[bool] = mapped_column(default=False, server_default=sa.false())
+    translation_version: Mapped[str | None] = mapped_column(sa.String(40))
+    # When the Turkish of this category's name or of its part rows last changed (rendered copies key on it).
+    translated_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
     __table_args__ = (
         # One row per upstream node under one parent (a root's parent is null: coalesced so it compares equal).
@@ -81,8 +88,13 @@ class Part(db.Model):
     quantity: Mapped[int | None]
     sort_order: Mapped[int] = mapped_column(default=0)
     # Search keys of the name and of the OEM code (app.catalog.folding), filled on insert.
-    search_name: Mapped[str] = mapped_column(sa.String(300), default=folded_name)
+    search_name: Mapped[str] = mapped_column(sa.String(SEARCH_NAME_LENGTH), default=folded_name)
     search_code: Mapped[str] = mapped_column(sa.String(60), default=folded_code)
+    # As on Category; for a reference row the Turkish is of the whole name, its 'see table' phrasing kept.
+    name_lang: Mapped[str] = mapped_column(sa.String(2), default="en", server_default="en")
+    name_tr: Mapped[str | None] = mapped_column(sa.String(400))  # Turkish runs longer than English
+    name_tr_complete: Mapped[bool] = mapped_column(default=False, server_default=sa.false())
+    translation_version: Mapped[str | None] = mapped_column(sa.String(40))
 
     __table_args__ = (
         sa.Index(
@@ -144,7 +156,13 @@ class OemCopy(db.Model):
 @sa.event.listens_for(Category.name, "set")
 @sa.event.listens_for(Part.name, "set")
 def _refold_name(target: Category | Part, value: str | None, _old: object, _initiator: object) -> None:
-    target.search_name = fold(value or "")
+    target.search_name = fold_names(value or "", target.name_tr)
+
+
+@sa.event.listens_for(Category.name_tr, "set")
+@sa.event.listens_for(Part.name_tr, "set")
+def _refold_name_tr(target: Category | Part, value: str | None, _old: object, _initiator: object) -> None:
+    target.search_name = fold_names(target.name or "", value)
 
 
 @sa.event.listens_for(Part.oem_code, "set")

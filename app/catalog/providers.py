@@ -40,6 +40,7 @@ class Node:
     presel: bool = False
     is_leaf: bool = False
     illustration_code: str | None = None
+    language: str | None = None  # the name's language when it is not the source's own (a node we name ourselves)
 
 
 @dataclass(frozen=True)
@@ -153,7 +154,10 @@ class ScrapeTree:
 
     def roots(self) -> list[Node]:
         names = dict.fromkeys(group.category or OTHER_GROUPS for group in self._groups())
-        return [Node(external_id=f"{CATEGORY_PREFIX}{name}", name=name) for name in names]
+        return [
+            Node(external_id=f"{CATEGORY_PREFIX}{name}", name=name, language="tr" if name == OTHER_GROUPS else None)
+            for name in names
+        ]
 
     def children(self, category: CategoryRef) -> list[Node]:
         name = category.external_id.removeprefix(CATEGORY_PREFIX)

@@ -12,16 +12,25 @@ class SearchQuery(ApiModel):
     q: str = Field(max_length=100, description="1 to 100 characters: words of a part or group name, or an OEM code.")
 
 
-class Named(ApiModel):
+class Texted(ApiModel):
+    """A catalog name in the request's language, with both texts beside it (app.catalog.names)."""
+
+    name: str = Field(
+        description="In the request's language: Turkish by default, English with `?lang=en` or the choice."
+    )
+    name_tr: str | None = Field(description="The Turkish text; null while an English name waits for its translation.")
+    name_en: str | None = Field(description="The upstream's English; null where the upstream wrote Turkish.")
+    name_tr_complete: bool = Field(description="False when the dictionary did not know every word of the name.")
+
+
+class Named(Texted):
     id: int
-    name: str
 
 
-class CategoryOut(ApiModel):
+class CategoryOut(Texted):
     id: int
     parent_id: int | None
     external_id: str
-    name: str
     unavailable: bool
     remark: str | None
     model_codes: list[str]
@@ -36,11 +45,10 @@ class ReferenceOut(ApiModel):
     category_id: int | None = Field(description="Null while the picture's category is not stored.")
 
 
-class PartOut(ApiModel):
+class PartOut(Texted):
     id: int
     oem_code: str
-    name: str
-    label: str
+    label: str = Field(description="The name as shown: on a reference row without its 'see table' phrasing.")
     position: str | None
     unavailable: bool
     remark: str | None
@@ -92,10 +100,9 @@ class ReferenceTarget(ApiModel):
     category_id: int
 
 
-class SearchCategory(ApiModel):
+class SearchCategory(Texted):
     id: int
     parent_id: int | None
-    name: str
     leaf: bool
     illustration_code: str | None
     unavailable: bool
@@ -143,10 +150,9 @@ class WhereUsedQuery(ApiModel):
     limit: int = Field(default=50, ge=1, le=200, description="At most this many part rows (1 to 200, default 50).")
 
 
-class WhereUsedPart(ApiModel):
+class WhereUsedPart(Texted):
     id: int
     oem_code: str = Field(description="As the vehicle's catalog writes it.")
-    name: str
     position: str | None
     unavailable: bool
     leaf: Named = Field(description="The category (a picture) that lists the part.")

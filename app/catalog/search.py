@@ -12,7 +12,7 @@ from typing import Any
 import sqlalchemy as sa
 from flask_babel import gettext as _
 
-from app.catalog import store
+from app.catalog import names, store
 from app.catalog.folding import fold, fold_code
 from app.catalog.models import Category, Part
 from app.catalog.services import part_view
@@ -84,6 +84,7 @@ def search(vehicle: Vehicle, query: str) -> dict[str, Any]:
     by_id = {category.id: category for category in [*matched, *leaves.values()]}
     trails = store.ancestor_trails(list(by_id))
     named_ids = {category.id for category in named}
+    english = names.english_wanted()
     targets = store.illustration_index(vehicle.id, {part.reference_code for part in parts if part.reference_code})
 
     return {
@@ -92,7 +93,7 @@ def search(vehicle: Vehicle, query: str) -> dict[str, Any]:
             {
                 "id": category.id,
                 "parentId": category.parent_id,
-                "name": category.name,
+                **names.name_fields(category, english),
                 "leaf": category.is_leaf,
                 "illustrationCode": category.illustration_code,
                 "unavailable": category.unavailable,
@@ -102,7 +103,9 @@ def search(vehicle: Vehicle, query: str) -> dict[str, Any]:
             }
             for category in matched
         ],
-        "parts": [_part_view(part, by_id[part.category_id], trails[part.category_id], targets) for part in parts],
+        "parts": [
+            _part_view(part, by_id[part.category_id], trails[part.category_id], targets, english) for part in parts
+        ],
         "partCount": sum(hits.values()),
         "truncated": truncated,
         "treeIncomplete": not store.tree_complete(vehicle.id),
@@ -136,11 +139,8 @@ def _categories_by_id(ids: set[int]) -> dict[int, Category]:
 
 
 def _part_view(
-    part: sa.Row, leaf: Category, ancestors: list[dict[str, Any]], targets: dict[str, int]
+    part: sa.Row, leaf: Category, ancestors: list[dict[str, Any]], targets: dict[str, int], english: bool
 ) -> dict[str, Any]:
     """A part row as the category detail shows it, with its leaf and the path to it."""
-    return {
-        **part_view(part, targets),
-        "leaf": {"id": leaf.id, "name": leaf.name},
-        "breadcrumb": [*ancestors, {"id": leaf.id, "name": leaf.name}],
-    }
+    leaf_view = {"id": leaf.id, **names.name_fields(leaf, english)}
+    return {**part_view(part, targets, english), "leaf": leaf_view, "breadcrumb": [*ancestors, leaf_view]}

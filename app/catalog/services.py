@@ -14,7 +14,7 @@ from flask_babel import gettext as _
 
 from app.accounts.models import User
 from app.billing.access import ensure_brand_access
-from app.catalog import store
+from app.catalog import names, store
 from app.catalog.models import Category, Part
 from app.catalog.providers import (
     CategoryRef,
@@ -127,7 +127,7 @@ def detail_view(
         "children": children_view(children),
         "parts": parts_view(vehicle, parts),
         "schema": schema_view(category) if category.is_leaf else None,
-        "ancestors": [{"id": item.id, "name": item.name} for item in store.ancestors(category)],
+        "ancestors": [{"id": item.id, **names.name_fields(item)} for item in store.ancestors(category)],
         "loadError": load_error,
     }
 
@@ -155,7 +155,7 @@ def load_children(vehicle: Vehicle, category: Category, provider: TreeProvider |
 def load_parts(category: Category, provider: TreeProvider | None) -> list[sa.Row]:
     """Stored part rows; a leaf never fetched to the end is fetched (a failure leaves it to be tried again, and rows
     stored before are neither lost nor duplicated)."""
-    category_id, vehicle_id = category.id, category.vehicle_id
+    category_id, vehicle_id, source = category.id, category.vehicle_id, category.source
     if category.parts_fetched_at is not None or provider is None:
         return store.parts(category_id)
     try:
@@ -165,7 +165,7 @@ def load_parts(category: Category, provider: TreeProvider | None) -> list[sa.Row
         log.warning("parts of category %s: %s", category_id, error)
         return store.parts(category_id)
     begin_writes(db.session)
-    store.save_parts(vehicle_id, category_id, page.lines)
+    store.save_parts(vehicle_id, category_id, source, page.lines)
     if page.picture and storage_key:
         store.save_picture(category_id, page.picture, storage_key)
     return store.parts(category_id)
@@ -244,7 +244,7 @@ def category_view(category: Category) -> dict[str, Any]:
         "id": category.id,
         "parentId": category.parent_id,
         "externalId": category.external_id,
-        "name": category.name,
+        **names.name_fields(category),
         "unavailable": category.unavailable,
         "remark": category.remark,
         "modelCodes": category.model_codes,
@@ -257,19 +257,21 @@ def category_view(category: Category) -> dict[str, Any]:
 
 def parts_view(vehicle: Vehicle, parts: list[sa.Row]) -> list[dict[str, Any]]:
     targets = store.illustration_index(vehicle.id, {part.reference_code for part in parts if part.reference_code})
-    return [part_view(part, targets) for part in parts]
+    english = names.english_wanted()
+    return [part_view(part, targets, english) for part in parts]
 
 
-def part_view(part: sa.Row, targets: dict[str, int]) -> dict[str, Any]:
-    """A part row; `targets` maps reference codes to the stored categories of their illustrations."""
+def part_view(part: sa.Row, targets: dict[str, int], english: bool | None = None) -> dict[str, Any]:
+    """A part row in the request's language; `targets` maps reference codes to the stored categories of their
+    illustrations."""
     return {
         "id": part.id,
         "oemCode": part.oem_code,
-        "name": part.name,
-        "label": part.label,
+        **names.name_fields(part, english),
+        "label": names.shown_label(part, english),
         "position": part.position,
         "unavailable": part.unavailable,
-        "remark": part.remark,
+        "remark": names.shown_remark(part, english),
         "quantity": part.quantity,
         "modelCodes": part.model_codes,
         "reference": (

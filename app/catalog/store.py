@@ -8,23 +8,27 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from app.catalog.folding import fold, fold_code
+from app.catalog import names
+from app.catalog.folding import fold_code, fold_names
 from app.catalog.models import Category, Hotspot, Part, SchemaPicture
 from app.catalog.providers import Node, PartLine, Picture
 from app.core.db import insert_for, utcnow
 from app.extensions import db
+from app.translation import Translator
+from app.translation import services as translation
 
 
 def save_nodes(vehicle_id: int, source: str, parent_id: int | None, nodes: Sequence[Node]) -> None:
     """Store a level of the tree (starting with the write, see `begin_writes`) and mark the parent drilled."""
+    translator = translation.current_translator() if nodes else None
+    language = translation.source_language(source)
     rows = [
         {
             "vehicle_id": vehicle_id,
             "parent_id": parent_id,
             "source": source,
             "external_id": node.external_id,
-            "name": node.name,
-            "search_name": fold(node.name),
+            **_named(node.name, node.language or language, translator),
             "link_path": node.link_path,
             "unavailable": node.unavailable,
             "remark": node.remark,
@@ -42,16 +46,17 @@ def save_nodes(vehicle_id: int, source: str, parent_id: int | None, nodes: Seque
         db.session.execute(sa.update(Category).where(Category.id == parent_id).values(children_fetched_at=utcnow()))
 
 
-def save_parts(vehicle_id: int, category_id: int, lines: Sequence[PartLine]) -> None:
+def save_parts(vehicle_id: int, category_id: int, source: str, lines: Sequence[PartLine]) -> None:
     """Store a leaf's part rows (a row already stored is left alone) and mark the leaf fetched."""
+    translator = translation.current_translator() if lines else None
+    language = translation.source_language(source)
     rows = [
         {
             "vehicle_id": vehicle_id,
             "category_id": category_id,
             "oem_code": line.oem_code,
             "search_code": fold_code(line.oem_code),
-            "name": line.name,
-            "search_name": fold(line.name),
+            **_named(line.name, language, translator),
             "position": line.position,
             "unavailable": line.unavailable,
             "remark": line.remark,
@@ -66,6 +71,12 @@ def save_parts(vehicle_id: int, category_id: int, lines: Sequence[PartLine]) -> 
     if rows:
         db.session.execute(insert_for(db.session, Part).values(rows).on_conflict_do_nothing())
     db.session.execute(sa.update(Category).where(Category.id == category_id).values(parts_fetched_at=utcnow()))
+
+
+def _named(name: str, language: str, translator: Translator | None) -> dict[str, Any]:
+    """A new row's name, its language columns and its search key over both languages."""
+    columns = translation.name_columns(name, language, translator)
+    return {"name": name, **columns, "search_name": fold_names(name, columns["name_tr"])}
 
 
 def save_picture(category_id: int, picture: Picture, storage_key: str) -> None:
@@ -160,7 +171,8 @@ def parts(category_id: int) -> list[sa.Row]:
 
 
 def ancestors(category: Category) -> list[sa.Row]:
-    """(id, name) from the root to the parent, from one recursive query (complete on refresh and deep links)."""
+    """(id and the name columns) from the root to the parent, from one recursive query (complete on refresh and
+    deep links)."""
     if category.parent_id is None:
         return []
     return list(_rows(_ANCESTORS, {"parent_id": category.parent_id}))
@@ -170,8 +182,8 @@ def ancestor_trails(category_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
     """Each category's ancestors as {id, name}, root to parent, from one recursive query over all of them."""
     trails: dict[int, list[dict[str, Any]]] = {category_id: [] for category_id in category_ids}
     if category_ids:
-        for origin, ancestor_id, name in _rows(_TRAILS, {"origins": category_ids}).all():  # the root first
-            trails[origin].append({"id": ancestor_id, "name": name})
+        for row in _rows(_TRAILS, {"origins": category_ids}).all():  # the root first
+            trails[row.origin].append({"id": row.ancestor_id, **names.name_fields(row)})
     return trails
 
 
@@ -196,12 +208,18 @@ def _categories(*conditions: sa.ColumnElement[bool]) -> list[Category]:
 
 # The detail's reads, built once: each call then only binds its id (building a recursive CTE costs more than running
 # it).
+# What a shown name reads (app.catalog.names).
+NAME_COLUMNS = (Category.name, Category.name_lang, Category.name_tr, Category.name_tr_complete)
+
 # What a part view reads; the detail and the search select these as plain rows rather than Part objects.
 PART_COLUMNS = (
     Part.id,
     Part.category_id,
     Part.oem_code,
     Part.name,
+    Part.name_lang,
+    Part.name_tr,
+    Part.name_tr_complete,
     Part.label,
     Part.position,
     Part.unavailable,
@@ -225,16 +243,16 @@ def _ancestors_statement() -> sa.Select:
         chain, Category.id == chain.c.parent_id
     )
     chain = chain.union_all(step)
-    return sa.select(Category.id, Category.name).join(chain, Category.id == chain.c.id).order_by(chain.c.depth.desc())
+    return sa.select(Category.id, *NAME_COLUMNS).join(chain, Category.id == chain.c.id).order_by(chain.c.depth.desc())
 
 
 _ANCESTORS = _ancestors_statement()
 
 
 def _trails_statement() -> sa.Select:
-    """(origin, ancestor id, ancestor name) for every ancestor of each category in :origins, roots first. Each step
-    looks its parent up by primary key in a subquery: as a join, PostgreSQL hashed the whole category table at every
-    step (about 7 ms for the 50 leaves of a where-used answer on the bench fleet, 1 ms this way)."""
+    """(origin, ancestor id, the ancestor's name columns) for every ancestor of each category in :origins, roots
+    first. Each step looks its parent up by primary key in a subquery: as a join, PostgreSQL hashed the whole category
+    table at every step (about 7 ms for the 50 leaves of a where-used answer on the bench fleet, 1 ms this way)."""
 
     def of_ancestor(column: sa.ColumnElement[Any]) -> sa.ScalarSelect:
         return sa.select(column).where(Category.id == chain.c.ancestor_id).scalar_subquery()
@@ -248,8 +266,9 @@ def _trails_statement() -> sa.Select:
         chain.c.ancestor_id.is_not(None)
     )
     chain = chain.union_all(step)
+    named = [of_ancestor(column).label(column.key) for column in NAME_COLUMNS]
     return (
-        sa.select(chain.c.origin, chain.c.ancestor_id, of_ancestor(Category.name))
+        sa.select(chain.c.origin, chain.c.ancestor_id, *named)
         .where(chain.c.ancestor_id.is_not(None))
         .order_by(chain.c.depth.desc())
     )

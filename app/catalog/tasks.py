@@ -1,7 +1,9 @@
 """Prefetch: after a decode, walk the new vehicle's tree in the background so its page opens from stored data.
 
 prefetch-init stores the roots and enqueues a prefetch-children job per group (which stores its children and
-enqueues theirs) and a prefetch-parts job per leaf (which stores its part rows). Job ids join their parts with '-'
+enqueues theirs) and a prefetch-parts job per leaf (which stores its part rows). Names are translated as they are
+stored; a job whose names the dictionary in force did not translate (a provider is configured, the dictionary changed
+meanwhile) queues the vehicle's tr- jobs (app.translation.tasks). Job ids join their parts with '-'
 (RQ reserves ':'), and an id already queued is not queued twice. Inserts do nothing on conflict, so a retried job
 never duplicates rows.
 """
@@ -17,6 +19,7 @@ from app.catalog import services, store
 from app.catalog.models import Category
 from app.catalog.providers import provider_for
 from app.extensions import db, queues
+from app.translation import tasks as translation_tasks
 from app.vehicles.models import Vehicle
 
 log = logging.getLogger(__name__)
@@ -50,6 +53,7 @@ def prefetch_children(vehicle_id: int, category_id: int) -> int:
     db.session.commit()
     if not children and category.children_fetched_at is None:
         raise RuntimeError(f"category {category_id}: the upstream did not give its children")  # RQ retries it
+    translation_tasks.queue_pending(vehicle_id)
     return _queue_walk(vehicle, children)
 
 
@@ -63,6 +67,7 @@ def prefetch_parts(vehicle_id: int, category_id: int) -> int:
     db.session.commit()
     if category.parts_fetched_at is None:
         raise RuntimeError(f"category {category_id}: the upstream did not give its parts")  # RQ retries it
+    translation_tasks.queue_pending(vehicle_id)
     return len(parts)
 
 

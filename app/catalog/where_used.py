@@ -18,7 +18,7 @@ from flask_babel import gettext as _
 
 from app.accounts.models import User
 from app.billing.access import ensure_brand_access
-from app.catalog import store
+from app.catalog import names, store
 from app.catalog.folding import fold_code
 from app.catalog.models import Category, Part
 from app.core.errors import ApiError
@@ -94,10 +94,12 @@ def _rows(statement: sa.Executable, parameters: dict[str, Any]) -> sa.CursorResu
 def _vehicles(rows: list[sa.Row], trails: dict[int, list[dict[str, Any]]]) -> list[dict[str, Any]]:
     """The rows (ordered by vehicle) as vehicles, each with its part rows."""
     vehicles: dict[int, dict[str, Any]] = {}
+    english = names.english_wanted()
     for row in rows:
         part, leaf, vehicle = _split(row)
         listed = vehicles.setdefault(vehicle["id"], {**vehicle, "parts": []})
-        listed["parts"].append({**part, "leaf": leaf, "ancestors": trails[leaf["id"]]})
+        leaf = names.named(leaf, english)
+        listed["parts"].append({**names.named(part, english), "leaf": leaf, "ancestors": trails[leaf["id"]]})
     return list(vehicles.values())
 
 
@@ -133,11 +135,12 @@ _COUNTS = (
 _PART_FIELDS = {
     "id": Part.id,
     "oemCode": Part.oem_code,
-    "name": Part.name,  # a coded row's label is its name (only reference rows have another)
+    # A coded row's label is its name (only reference rows have another); app.catalog.names makes the name fields.
+    **{key: getattr(Part, key) for key in names.STORED_KEYS},
     "position": Part.position,
     "unavailable": Part.unavailable,
 }
-_LEAF_FIELDS = {"id": Part.category_id, "name": Category.name}
+_LEAF_FIELDS = {"id": Part.category_id, **{key: getattr(Category, key) for key in names.STORED_KEYS}}
 _VEHICLE_FIELDS = {
     "id": Vehicle.id,
     "vin": Vehicle.vin,

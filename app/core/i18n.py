@@ -1,4 +1,9 @@
-"""Locale selection: the user's choice (a cookie), then Accept-Language, then Turkish."""
+"""Locale selection: Turkish unless someone asked for another language.
+
+In order: `?lang=` on the request; the signed-in user's choice (saved on the account by the header switch); the
+visitor's choice (a cookie); for /api only, the client's Accept-Language (a script asking for English); else Turkish.
+Pages ignore Accept-Language: dealers' computers are often set to English and the product is Turkish first.
+"""
 
 from __future__ import annotations
 
@@ -17,12 +22,23 @@ def supported_locales() -> list[str]:
 
 
 def select_locale() -> str:
+    default = current_app.config["BABEL_DEFAULT_LOCALE"]
     if not has_request_context():
-        return current_app.config["BABEL_DEFAULT_LOCALE"]  # jobs and CLI commands speak Turkish
-    choice = request.cookies.get(LOCALE_COOKIE)
-    if choice in supported_locales():
-        return choice
-    return request.accept_languages.best_match(supported_locales(), default=current_app.config["BABEL_DEFAULT_LOCALE"])
+        return default  # jobs and CLI commands speak Turkish
+    supported = supported_locales()
+    for choice in (request.args.get("lang"), _account_choice(), request.cookies.get(LOCALE_COOKIE)):
+        if choice in supported:
+            return choice
+    if request.path.startswith("/api/"):
+        return request.accept_languages.best_match(supported, default=default)
+    return default
+
+
+def _account_choice() -> str | None:
+    """The signed-in user's saved language, when the request has loaded its user already (the guards do, before
+    anything is translated); never loads one just for this."""
+    user = g.get("_login_user")
+    return getattr(user, "locale", None)
 
 
 def safe_next_path(target: str | None, fallback: str = "/") -> str:

@@ -1,7 +1,9 @@
 """Public pages: the landing page and the language switch."""
 
 from flask import Blueprint, current_app, redirect, render_template, request
+from flask_login import current_user
 
+from app.accounts.services import remember_language
 from app.core.i18n import LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE, safe_next_path
 from app.core.security import public
 
@@ -17,10 +19,12 @@ def landing():
 @bp.post("/language")
 @public
 def set_language():
-    """Remember the visitor's language choice and return to the page they were on."""
+    """Remember the visitor's language choice (on the account too, when signed in) and return to the page they were
+    on."""
     response = redirect(safe_next_path(request.form.get("next")), code=303)
     choice = request.form.get("lang", "")
     if choice in current_app.config["LANGUAGES"]:
+        remember_language(current_user, choice)
         response.set_cookie(
             LOCALE_COOKIE,
             choice,

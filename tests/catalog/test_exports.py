@@ -14,6 +14,7 @@ import sqlalchemy as sa
 
 from app.catalog.models import Category, Part
 from app.catalog.parts_list import download_names, safe_cell
+from app.core.i18n import LOCALE_COOKIE
 from app.extensions import db
 from app.sources.sandbox.catalog import VIN_GOLF
 from app.vehicles.models import Vehicle
@@ -21,7 +22,6 @@ from tests.catalog.test_categories import first_leaf, get, run_prefetch
 from tests.catalog.test_pages import main_area, page, text_of
 from tests.demo.conftest import golf  # noqa: F401 - the demo vehicle, for the demo's page
 
-ENGLISH = {"Accept-Language": "en-US,en;q=0.9"}
 TURKISH_HEADER = ["Pozisyon", "OEM numarası", "Parça", "Adet", "Açıklama", "Mevcut", "Referans şema"]
 
 
@@ -85,7 +85,8 @@ def test_a_reference_row_names_its_picture_and_has_no_code(client, bmw, upstream
 def test_the_header_and_answers_follow_the_requests_language(client, bmw, upstreams):
     leaf = first_leaf(client, bmw)
 
-    header, *rows = csv_rows(client, csv_url(bmw, leaf["category"]["id"]), headers=ENGLISH)
+    client.set_cookie(LOCALE_COOKIE, "en")  # the language switch's choice
+    header, *rows = csv_rows(client, csv_url(bmw, leaf["category"]["id"]))
 
     assert header[:7] == ["Position", "OEM code", "Part", "Quantity", "Remark", "Available", "Reference picture"]
     assert {row[5] for row in rows} == {"Yes", "No"}
@@ -94,7 +95,8 @@ def test_the_header_and_answers_follow_the_requests_language(client, bmw, upstre
 def test_the_file_is_named_after_the_vehicle_and_the_category(client, bmw, upstreams):
     leaf = first_leaf(client, bmw)
     category = db.session.get(Category, leaf["category"]["id"])
-    category.name, category.illustration_code = "Şanzıman / İç yağ: {110-010}", "110-010"
+    category.name = category.name_tr = "Şanzıman / İç yağ: {110-010}"
+    category.illustration_code = "110-010"
     db.session.commit()
 
     response = client.get(csv_url(bmw, category.id))
@@ -238,7 +240,8 @@ def test_the_print_page_is_dated_in_istanbul_time(client, bmw, upstreams):
 def test_the_print_page_speaks_english_when_asked(client, bmw, upstreams):
     leaf = first_leaf(client, bmw)
 
-    html = page(client, print_url(bmw, leaf["category"]["id"]), headers=ENGLISH)
+    client.set_cookie(LOCALE_COOKIE, "en")  # the language switch's choice
+    html = page(client, print_url(bmw, leaf["category"]["id"]))
 
     assert '<html lang="en">' in html and "Printed on " in html and ">Print</button>" in html
     assert "Back to the catalog" in html and ">OEM code</th>" in html and ">Qty.</th>" in html

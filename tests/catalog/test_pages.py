@@ -11,12 +11,12 @@ import pytest
 import sqlalchemy as sa
 
 from app.catalog.models import Category, Part
+from app.core.i18n import LOCALE_COOKIE
 from app.extensions import db
 from app.sources.sandbox.catalog import VIN_GOLF
 from tests.catalog.test_categories import first_leaf, get, run_prefetch
 
 HX = {"HX-Request": "true"}
-ENGLISH = {"Accept-Language": "en-US,en;q=0.9"}
 
 
 def page(client, path: str, status: int = 200, headers: dict | None = None) -> str:  # noqa: ANN001
@@ -110,7 +110,8 @@ def test_the_table_shows_each_part_s_quantity_after_its_name(client, bmw, upstre
     cells = re.findall(r'<td class="part-quantity" data-label="Adet">([^<]*)</td>', main)  # the phone card's label
     expected = ["" if part["quantity"] is None else str(part["quantity"]) for part in leaf["parts"]]
     assert cells == expected and {"1", "2"} <= set(cells)
-    english = main_area(page(client, f"/vehicles/{bmw}/categories/{leaf['category']['id']}", headers=ENGLISH))
+    client.set_cookie(LOCALE_COOKIE, "en")  # the language switch's choice
+    english = main_area(page(client, f"/vehicles/{bmw}/categories/{leaf['category']['id']}"))
     assert '<abbr title="Quantity">Qty.</abbr></th>' in english and 'data-label="Qty."' in english
 
 

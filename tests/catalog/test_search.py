@@ -150,7 +150,8 @@ def test_breadcrumbs_run_from_the_root(client, bmw, upstreams):
 
     part = result["parts"][0]
     detail = get(client, f"/api/vehicles/{bmw}/categories/{part['leaf']['id']}")
-    assert part["breadcrumb"] == [*detail["ancestors"], {"id": part["leaf"]["id"], "name": part["leaf"]["name"]}]
+    assert part["breadcrumb"] == [*detail["ancestors"], part["leaf"]]
+    assert part["leaf"]["id"] == detail["category"]["id"] and part["leaf"]["name"] == detail["category"]["name"]
     assert db.session.get(Category, part["breadcrumb"][0]["id"]).parent_id is None
     leaf = next(category for category in result["categories"] if category["id"] == part["leaf"]["id"])
     assert leaf["ancestors"] == detail["ancestors"] and leaf["leaf"] is True

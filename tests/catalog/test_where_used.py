@@ -42,7 +42,7 @@ def store_vehicle(brand: Brand | None, lines: list[PartLine], model: str = "Golf
     root = store.roots(vehicle.id)[0]
     store.save_nodes(vehicle.id, "portal", root.id, [Node("11", "Filtreler {111-010}", is_leaf=True)])
     leaf = store.children(root.id)[0]
-    store.save_parts(vehicle.id, leaf.id, lines)
+    store.save_parts(vehicle.id, leaf.id, "portal", lines)
     db.session.commit()
     return Stored(vehicle.id, leaf.id, [part.id for part in store.parts(leaf.id)])
 

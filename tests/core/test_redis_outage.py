@@ -41,7 +41,7 @@ def stored_catalog(app, create_user, make_subscription) -> StoredCatalog:  # noq
     root = store.roots(vehicle.id)[0]
     store.save_nodes(vehicle.id, "portal", root.id, [Node("11", "FİLTRELER", is_leaf=True)])
     leaf = store.children(root.id)[0]
-    store.save_parts(vehicle.id, leaf.id, [PartLine("03L 115 562", "YAĞ FİLTRESİ", position="1")])
+    store.save_parts(vehicle.id, leaf.id, "portal", [PartLine("03L 115 562", "YAĞ FİLTRESİ", position="1")])
     user = create_user(email="kesinti@example.com")
     make_subscription(user, "active", plan_key="full")
     db.session.add(UserVehicle(user_id=user.id, vehicle_id=vehicle.id, last_decoded_at=vehicle.created_at))

@@ -85,6 +85,7 @@ def turkish_catalog(app, monkeypatch):  # noqa: ANN001, ANN201
     store.save_parts(
         vehicle.id,
         leaf.id,
+        "portal",
         [
             PartLine("03L 115 562", "YAĞ FİLTRESİ", position="1"),
             PartLine("1K0 127 400 K", "Yakıt filtresi", position="2"),

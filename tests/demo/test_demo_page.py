@@ -9,13 +9,13 @@ import sqlalchemy as sa
 
 from app.catalog import store
 from app.catalog.models import Category, Part
+from app.core.i18n import LOCALE_COOKIE
 from app.extensions import db
 from app.sources.sandbox.catalog import VIN_GOLF
 from tests.catalog.test_pages import fragment, main_area, page, text_of, tree_area
 from tests.demo.conftest import upstream_calls
 
 HX = {"HX-Request": "true"}
-EN = {"Accept-Language": "en"}
 MISSING = 987654321
 
 
@@ -27,7 +27,8 @@ def register_link(placement: str) -> str:
 
 
 def test_the_page_shows_the_masked_vin_the_catalog_size_the_tree_and_the_calls_to_register(client, golf):
-    html = page(client, "/demo", headers=EN)
+    client.set_cookie(LOCALE_COOKIE, "en")  # the language switch's choice
+    html = page(client, "/demo")
 
     categories, parts, pictures = store.counts(golf.vehicle_id)
     text = text_of(html)

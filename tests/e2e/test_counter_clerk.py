@@ -49,6 +49,25 @@ def relative(spot: dict, picture: dict) -> tuple[float, float]:
     )
 
 
+def settle(page) -> None:  # noqa: ANN001
+    """Waits until the picture's box stops moving: panzoom animates every zoom, pan and reset."""
+    page.wait_for_function(
+        """() => new Promise((resolve) => {
+            const picture = document.querySelector('img.schema-image');
+            let last = '';
+            let still = 0;
+            const check = () => {
+                const box = picture.getBoundingClientRect();
+                const now = [box.x, box.y, box.width, box.height].map(Math.round).join();
+                still = now === last ? still + 1 : 0;
+                last = now;
+                if (still >= 10) resolve(true); else requestAnimationFrame(check);
+            };
+            requestAnimationFrame(check);
+        })"""
+    )
+
+
 def test_rows_and_hotspots_select_each_other_in_view_and_zoom_keeps_them_aligned(catalog_server, page):
     url, dealer, _app = catalog_server
     page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=url)
@@ -83,7 +102,7 @@ def test_rows_and_hotspots_select_each_other_in_view_and_zoom_keeps_them_aligned
     zoom_in.click()
     zoom_in.click()
     page.wait_for_function(f"img => img.getBoundingClientRect().width > {width * 1.8}", arg=picture.element_handle())
-    page.wait_for_timeout(400)  # the smooth zoom's last frames
+    settle(page)  # the smooth zoom's last frames
     after = relative(box(page, f'.hotspot[data-position="{position}"] rect'), picture.bounding_box())
     assert after == pytest.approx(before, abs=0.01)
 
@@ -102,10 +121,11 @@ def test_rows_and_hotspots_select_each_other_in_view_and_zoom_keeps_them_aligned
     assert hidden is not None
     page.locator(f'.part-row[data-position="{hidden}"] .part-name').first.click()
     target = f'.hotspot[data-position="{hidden}"]'
-    page.wait_for_timeout(600)
-    assert inside(box(page, target), viewport.bounding_box())
     expect(page.locator(target)).to_have_class(SELECTED)
+    settle(page)  # the smooth pan's last frames
+    assert inside(box(page, target), viewport.bounding_box())
     page.get_by_role("button", name="Sığdır").click()
+    settle(page)
     assert picture.bounding_box()["width"] == pytest.approx(width, abs=2)
 
     # The keyboard: arrows move between rows, Enter copies the row's OEM code.
@@ -134,7 +154,7 @@ def test_a_search_hit_opens_the_tree_to_its_part_and_follows_back_and_forward(ca
     open_oil_filter(page, url, dealer)  # the leaf's parts are stored, so the search finds them
     vehicle_url = re.sub(r"/categories/\d+$", "", page.url)
     page.goto(vehicle_url)
-    engine = page.get_by_role("button", name="Engine alt grupları")
+    engine = page.get_by_role("button", name="Motor alt grupları")
     expect(engine).to_have_attribute("aria-expanded", "false")
 
     page.get_by_placeholder("Parça adı veya OEM numarası").fill("water pump")
@@ -153,13 +173,13 @@ def test_a_search_hit_opens_the_tree_to_its_part_and_follows_back_and_forward(ca
     expect(spot).to_be_in_viewport()
     expect(engine).to_have_attribute("aria-expanded", "true")
     current = page.locator('#catalog-tree .tree-link[aria-current="page"]')
-    expect(current).to_contain_text("Oil filter")
+    expect(current).to_contain_text("Yağ filtresi")
 
     page.go_back()
     expect(main.get_by_role("heading", level=2)).to_have_text("Arama: water pump")
     page.go_forward()
     expect(main.locator(".part-row.is-selected .oem-code")).to_have_text(code)
-    expect(current).to_contain_text("Oil filter")
+    expect(current).to_contain_text("Yağ filtresi")
     assert page.console_errors == []
 
 
@@ -193,7 +213,7 @@ def test_a_part_link_survives_a_refetch_and_lands_on_the_part_in_a_fresh_session
         expect(selected.first).to_have_attribute("data-position", position)
         expect(selected.first).to_be_in_viewport()
         expect(fresh.locator(f'.hotspot[data-position="{position}"]')).to_have_class(SELECTED)
-        expect(fresh.locator('#catalog-tree .tree-link[aria-current="page"]')).to_contain_text("Oil filter")
+        expect(fresh.locator('#catalog-tree .tree-link[aria-current="page"]')).to_contain_text("Yağ filtresi")
     finally:
         colleague.close()
 

@@ -15,9 +15,9 @@ pytestmark = [pytest.mark.e2e, pytest.mark.no_isolation]
 def test_back_and_forward_through_the_catalog_show_each_page_without_csp_errors(catalog_server, page):  # noqa: F811
     url, dealer, _app = catalog_server
     vehicle_url = open_golf(page, url, dealer)
-    open_branch(page, "Engine")
-    open_branch(page, "Cylinder block")
-    page.locator("#catalog-tree").get_by_role("link", name=re.compile(r"^Oil filter 103-010$")).click()
+    open_branch(page, "Motor")
+    open_branch(page, "Silindir bloğu")
+    page.locator("#catalog-tree").get_by_role("link", name=re.compile(r"^Yağ filtresi 103-010$")).click()
     page.wait_for_url(re.compile(re.escape(vehicle_url) + r"/categories/\d+$"))
     leaf_url = page.url
     page.locator("#catalog-q").fill("filtre")
@@ -27,14 +27,14 @@ def test_back_and_forward_through_the_catalog_show_each_page_without_csp_errors(
 
     page.go_back()
     page.wait_for_url(leaf_url)
-    expect(main.get_by_role("heading", level=2)).to_contain_text("Oil filter", timeout=10_000)
+    expect(main.get_by_role("heading", level=2)).to_contain_text("Yağ filtresi", timeout=10_000)
     page.go_back()
     page.wait_for_url(vehicle_url)
-    expect(page.locator("#catalog-main-title")).not_to_contain_text("Oil filter", timeout=10_000)
+    expect(page.locator("#catalog-main-title")).not_to_contain_text("Yağ filtresi", timeout=10_000)
     expect(page.get_by_role("heading", level=1)).to_have_text("Volkswagen Golf")
     page.go_forward()
     page.wait_for_url(leaf_url)
-    expect(main.get_by_role("heading", level=2)).to_contain_text("Oil filter", timeout=10_000)
+    expect(main.get_by_role("heading", level=2)).to_contain_text("Yağ filtresi", timeout=10_000)
     page.go_forward()
     page.wait_for_url(vehicle_url + "?q=filtre")
     expect(page.locator("#catalog-main-title")).to_have_text("Arama: filtre", timeout=10_000)

@@ -19,9 +19,9 @@ def open_oil_filter(page, url: str, dealer) -> None:  # noqa: ANN001
     drawer = page.locator("[data-drawer-open]")
     if drawer.is_visible():  # a phone: the tree is a drawer
         drawer.click()
-    open_branch(page, "Engine")
-    open_branch(page, "Cylinder block")
-    page.locator("#catalog-tree").get_by_role("link", name=re.compile(r"^Oil filter 103-010$")).click()
+    open_branch(page, "Motor")
+    open_branch(page, "Silindir bloğu")
+    page.locator("#catalog-tree").get_by_role("link", name=re.compile(r"^Yağ filtresi 103-010$")).click()
     page.wait_for_url(re.compile(re.escape(vehicle_url) + r"/categories/\d+$"))
     picture = page.locator("img.schema-image")
     expect(picture).to_be_visible()

@@ -49,16 +49,16 @@ def test_a_dealer_walks_the_tree_to_a_picture_and_links_hotspots_and_rows(catalo
     vehicle_url = open_golf(page, url, dealer)
 
     tree = page.locator("#catalog-tree")
-    expect(tree.get_by_role("link", name="Engine", exact=True)).to_be_visible()
-    open_branch(page, "Engine")
-    open_branch(page, "Cylinder block")
-    leaf = tree.get_by_role("link", name=re.compile(r"^Oil filter 103-010$"))
+    expect(tree.get_by_role("link", name="Motor", exact=True)).to_be_visible()
+    open_branch(page, "Motor")
+    open_branch(page, "Silindir bloğu")
+    leaf = tree.get_by_role("link", name=re.compile(r"^Yağ filtresi 103-010$"))
     leaf.click()
 
     page.wait_for_url(re.compile(re.escape(vehicle_url) + r"/categories/\d+$"))
     main = page.locator("#catalog-main")
-    expect(main.get_by_role("navigation")).to_contain_text("Engine")
-    expect(main.get_by_role("heading", level=2)).to_contain_text("Oil filter")
+    expect(main.get_by_role("navigation")).to_contain_text("Motor")
+    expect(main.get_by_role("heading", level=2)).to_contain_text("Yağ filtresi")
     expect(leaf).to_have_attribute("aria-current", "page")
     picture = main.locator("img.schema-image")
     expect(picture).to_be_visible()
@@ -94,9 +94,11 @@ def test_a_dealer_walks_the_tree_to_a_picture_and_links_hotspots_and_rows(catalo
 
     # The address is a real page: a refresh shows the same leaf with the tree opened down to it.
     page.reload()
-    expect(main.get_by_role("heading", level=2)).to_contain_text("Oil filter")
-    expect(tree.get_by_role("link", name=re.compile(r"^Oil filter 103-010$"))).to_have_attribute("aria-current", "page")
-    expect(page.get_by_role("button", name="Engine alt grupları")).to_have_attribute("aria-expanded", "true")
+    expect(main.get_by_role("heading", level=2)).to_contain_text("Yağ filtresi")
+    expect(tree.get_by_role("link", name=re.compile(r"^Yağ filtresi 103-010$"))).to_have_attribute(
+        "aria-current", "page"
+    )
+    expect(page.get_by_role("button", name="Motor alt grupları")).to_have_attribute("aria-expanded", "true")
     assert page.console_errors == []
 
 
@@ -106,7 +108,7 @@ def test_keyboard_cards_search_breadcrumbs_and_back_keep_the_dealer_in_place(cat
     main = page.locator("#catalog-main")
 
     # A branch opens and closes from the keyboard, the focus staying on its toggle.
-    toggle = page.get_by_role("button", name="Engine alt grupları")
+    toggle = page.get_by_role("button", name="Motor alt grupları")
     toggle.focus()
     page.keyboard.press("Enter")
     expect(toggle).to_have_attribute("aria-expanded", "true")
@@ -118,11 +120,11 @@ def test_keyboard_cards_search_breadcrumbs_and_back_keep_the_dealer_in_place(cat
     expect(branch).to_be_hidden()
 
     # The cards of the main area lead down to a picture.
-    main.get_by_role("link", name="Engine").click()
-    expect(main.get_by_role("heading", level=2)).to_have_text("Engine")
-    main.get_by_role("link", name="Cylinder block").click()
-    expect(main.get_by_role("heading", level=2)).to_have_text("Cylinder block")
-    main.get_by_role("link", name=re.compile(r"^Oil filter")).first.click()
+    main.get_by_role("link", name="Motor").click()
+    expect(main.get_by_role("heading", level=2)).to_have_text("Motor")
+    main.get_by_role("link", name="Silindir bloğu").click()
+    expect(main.get_by_role("heading", level=2)).to_have_text("Silindir bloğu")
+    main.get_by_role("link", name=re.compile(r"^Yağ filtresi")).first.click()
     expect(main.locator("img.schema-image")).to_be_visible()
     leaf_url = page.url
     assert re.fullmatch(re.escape(vehicle_url) + r"/categories/\d+", leaf_url)
@@ -143,8 +145,8 @@ def test_keyboard_cards_search_breadcrumbs_and_back_keep_the_dealer_in_place(cat
     expect(main.locator(f'.hotspot[data-position="{position}"]')).to_have_class(re.compile(r"\bis-selected\b"))
 
     # A breadcrumb goes up; the heading takes the focus the followed link had.
-    main.get_by_role("navigation").get_by_role("link", name="Engine").click()
-    expect(main.get_by_role("heading", level=2)).to_have_text("Engine")
+    main.get_by_role("navigation").get_by_role("link", name="Motor").click()
+    expect(main.get_by_role("heading", level=2)).to_have_text("Motor")
     expect(main.get_by_role("heading", level=2)).to_be_focused()
     page.wait_for_url(re.compile(re.escape(vehicle_url) + r"/categories/\d+$"))
 

@@ -3,6 +3,7 @@ own, the catalog and the history survive the vehicle table's copy, and the downg
 
 from __future__ import annotations
 
+import uuid
 from datetime import UTC, datetime
 
 import pytest
@@ -10,7 +11,6 @@ import sqlalchemy as sa
 from alembic.script import ScriptDirectory
 from flask_migrate import downgrade, upgrade
 
-from app.accounts.services import create_user
 from app.core.db import UTCDateTime
 from app.extensions import db
 from app.sources.sandbox.catalog import VIN_COROLLA, VIN_GOLF
@@ -99,6 +99,31 @@ def rows(sql: str) -> list[tuple]:
     return [tuple(row) for row in db.session.execute(sa.text(sql))]
 
 
+def add_user(email: str, name: str) -> uuid.UUID:
+    """A user row as the schema before the revision has it (the model may have columns added since)."""
+    user_id = uuid.uuid4()
+    table = sa.table(
+        "user", *(sa.column(name) for name in ("id", "email", "name", "email_verified", "role", "status")),
+        sa.column("referral_credit_days"), sa.column("referral_code"), sa.column("created_at"), sa.column("updated_at"),
+    )  # fmt: skip
+    now = datetime.now(UTC)
+    db.session.execute(
+        sa.insert(table).values(
+            id=user_id if db.engine.dialect.name == "postgresql" else user_id.hex,
+            email=email,
+            name=name,
+            email_verified=True,
+            role="user",
+            status="active",
+            referral_credit_days=0,
+            referral_code=uuid.uuid4().hex[:8].upper(),
+            created_at=now,
+            updated_at=now,
+        )  # fmt: skip
+    )
+    return user_id
+
+
 @pytest.mark.no_isolation
 def test_earlier_picks_become_each_dealers_own_and_the_downgrade_keeps_one_vehicle_per_vin(
     make_app,
@@ -109,9 +134,7 @@ def test_earlier_picks_become_each_dealers_own_and_the_downgrade_keeps_one_vehic
         script = ScriptDirectory.from_config(app.extensions["migrate"].migrate.get_config())
         before = script.get_revision(REVISION).down_revision
         upgrade(revision=before)
-        picker = create_user(email="secen@example.com", name="Seçen", password="parola-12345", role="user")
-        follower = create_user(email="sonraki@example.com", name="Sonraki", password="parola-12345", role="user")
-        picker_id, follower_id = picker.id, follower.id
+        picker_id, follower_id = add_user("secen@example.com", "Seçen"), add_user("sonraki@example.com", "Sonraki")
         corolla = add_vehicle(VIN_COROLLA, "c-2")
         golf = add_vehicle(VIN_GOLF, "g-1", brand_name="Volkswagen", model="Golf")
         log(picker_id, VIN_COROLLA, "catapi_candidates")

