@@ -7,11 +7,12 @@ import sys
 import time
 
 import click
+import sqlalchemy as sa
 from flask import Blueprint
 
 from app.extensions import db
+from app.translation import Translator, default_translator, tasks
 from app.translation import services as names
-from app.translation import tasks
 
 bp = Blueprint("translation_cli", __name__, cli_group="catalog")
 
@@ -20,7 +21,7 @@ bp = Blueprint("translation_cli", __name__, cli_group="catalog")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object a line: source, tr and unknown words.")
 def translate_names(as_json: bool) -> None:
     """Read English names from stdin, one a line, and print the Turkish of each, in the same order."""
-    translator = names.current_translator()
+    translator = _translator_in_force()
     for line in sys.stdin:
         source = line.rstrip("\r\n")
         translation = translator.translate(source)
@@ -29,6 +30,16 @@ def translate_names(as_json: bool) -> None:
             click.echo(json.dumps(record, ensure_ascii=False))
         else:
             click.echo(translation.text)
+
+
+def _translator_in_force() -> Translator:
+    """The dictionary with the admins' terms; the builtin one alone when the database is not there (yet)."""
+    try:
+        return names.current_translator()
+    except sa.exc.SQLAlchemyError:
+        db.session.rollback()
+        click.echo("Database not reachable or not migrated: the builtin dictionary alone is used.", err=True)
+        return default_translator()
 
 
 STALL_SECONDS = 30  # no name translated for this long: no worker is running

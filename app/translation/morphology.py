@@ -3,6 +3,8 @@ vowel harmony; and Turkish-aware capitalisation (i → İ, ı → I)."""
 
 from __future__ import annotations
 
+from collections.abc import Container
+
 VOWELS = "aeıioöuü"
 BACK_UNROUNDED, FRONT_UNROUNDED, BACK_ROUNDED, FRONT_ROUNDED = "aı", "ei", "ou", "öü"
 
@@ -12,17 +14,57 @@ def last_vowel(word: str) -> str | None:
 
 
 def possessive(word: str) -> str:
-    """`filtre` → `filtresi`, `kapak` → `kapakı` (irregular forms such as kapağı come from the dictionary)."""
+    """`filtre` → `filtresi`, `kapak` → `kapağı`, `basınç` → `basıncı` (irregular forms such as kilidi or bloğu
+    come from the dictionary)."""
     vowel = last_vowel(word) or "e"
     suffix = {**dict.fromkeys(BACK_UNROUNDED, "ı"), **dict.fromkeys(FRONT_UNROUNDED, "i"),
               **dict.fromkeys(BACK_ROUNDED, "u"), **dict.fromkeys(FRONT_ROUNDED, "ü")}[vowel]  # fmt: skip
-    return f"{word}s{suffix}" if word[-1:].lower() in VOWELS else f"{word}{suffix}"
+    return f"{word}s{suffix}" if word[-1:].lower() in VOWELS else f"{softened(word)}{suffix}"
 
 
-def plural(word: str) -> str:
-    """`kapı` → `kapılar`, `fren` → `frenler`."""
-    vowel = last_vowel(word) or "e"
+SOFTENED = {"k": "ğ", "p": "b", "ç": "c"}
+
+
+def softened(word: str) -> str:
+    """The final consonant before a vowel suffix: ç always turns into c; k and p after a vowel turn into ğ and b
+    in words of more than one syllable (salıncak → salıncağ-, but kit, set and römork stay)."""
+    last = word[-1:]
+    if last == "ç":
+        return word[:-1] + "c"
+    syllables = sum(char in VOWELS for char in word.lower())
+    if last in ("k", "p") and syllables > 1 and word[-2:-1].lower() in VOWELS:
+        return word[:-1] + SOFTENED[last]
+    return word
+
+
+def plural(word: str, like: str | None = None) -> str:
+    """`kapı` → `kapılar`, `fren` → `frenler`; `like` is a form that shows the word's real harmony where it breaks
+    the rule (ampul, whose possessive is ampulü: ampuller)."""
+    vowel = last_vowel(like or word) or "e"
     return f"{word}{'lar' if vowel in BACK_UNROUNDED + BACK_ROUNDED else 'ler'}"
+
+
+UNSOFTENED = {"ğ": "k", "b": "p", "c": "ç", "d": "t"}
+
+
+def compound_plural(compound: str, known_words: Container[str]) -> str:
+    """The plural of a compound from the dictionary. When its last word carries the possessive, the plural goes
+    before it: `yağ filtresi` → `yağ filtreleri`, `fren diski` → `fren diskleri`, `kapı kilidi` → `kapı kilitleri`.
+    After a consonant the stem must be one of `known_words` (the dictionary's one-word Turkish nouns); when the last
+    word is itself such a noun, the compound is an adjective and a noun and takes the plain plural (`ara soğutucu` →
+    `ara soğutucular`); otherwise the compound keeps the singular rather than risk a wrong form."""
+    *first, last = compound.split(" ")
+    if not first or len(last) < 3 or last[-1] not in "ıiuü":  # noqa: PLR2004
+        return plural(compound)
+    if last[-2] == "s" and last[-3] in VOWELS and possessive(last[:-2]) == last:
+        stem = last[:-2]
+    else:
+        stems = (last[:-1], last[:-2] + UNSOFTENED.get(last[-2], last[-2]))
+        stem = next((stem for stem in stems if stem in known_words and last.startswith(stem[:-1])), None)
+        if stem is None:
+            return plural(compound) if last in known_words else compound
+    many = plural(stem, like=last)
+    return " ".join([*first, many + ("ı" if many.endswith("lar") else "i")])
 
 
 def lower(text: str) -> str:

@@ -22,6 +22,7 @@ from app.translation.dictionary import Term, builtin_terms, builtin_version
 
 REFERENCE_PHRASE = re.compile(r"(?:bk\.\s*tablo:|bakınız\s+tablo,\s*konum:)\s*(?:\d{3}-\d{3})?", re.IGNORECASE)
 COMMA = re.compile(r",(?!\d)")
+AND = re.compile(r"\s(?:and|&)\s", re.IGNORECASE)
 CLAUSES = (  # (pattern of a trailing clause, Turkish with {x}, whether it goes before the rest)
     (re.compile(r"\bfor vehicles without (.+)$", re.I), "{x} bulunmayan araçlar için", True),
     (re.compile(r"\bfor vehicles with (.+)$", re.I), "{x} bulunan araçlar için", True),
@@ -139,6 +140,8 @@ class Translator:
         self._terms = {term.english: term for term in builtin_terms()}
         self._terms.update({term.english: term for term in extra})
         self._longest = max(len(english.split()) for english in self._terms)
+        nouns = (term.turkish for term in self._terms.values() if term.kind == "noun")
+        self._turkish_words = frozenset(noun for noun in nouns if " " not in noun)
         self.provider = provider
         signature = hashlib.sha256(repr(sorted((t.english, t.turkish, t.kind, t.possessive) for t in extra)).encode())
         self.version = (
@@ -186,6 +189,9 @@ class Translator:
                 said = turkish.format(x=clause.text)
                 text = f"{said} {rest.text}" if before else f"{rest.text}, {said}"
                 return _Part(text.strip(" ,"), [*rest.unknown, *clause.unknown])
+        if len(sides := AND.split(chunk)) > 1 and all(side.strip() for side in sides):
+            parts = [self._part(side.strip()) for side in sides]
+            return _Part(" ve ".join(part.text for part in parts), [word for part in parts for word in part.unknown])
         return self._phrase(chunk.split())
 
     def _phrase(self, words: list[str]) -> _Part:
@@ -195,7 +201,7 @@ class Translator:
         texts = []
         for index, unit in enumerate(units):
             compound = head is not None and index == head and len(nouns) > 1
-            texts.append(_inflected(unit, compound) if unit.term else unit.text)
+            texts.append(_inflected(unit, compound, self._turkish_words) if unit.term else unit.text)
         front = [text for text, unit in zip(texts, units, strict=True) if unit.kind == "location"]
         others = [text for text, unit in zip(texts, units, strict=True) if unit.kind != "location"]
         unknown = [unit.text.lower() for unit in units if unit.kind == "unknown"]
@@ -259,15 +265,17 @@ def _kept(word: str, key: str) -> bool:
     )
 
 
-def _inflected(unit: _Unit, compound: bool) -> str:
+def _inflected(unit: _Unit, compound: bool, known_words: frozenset[str]) -> str:
     """A dictionary word as it stands: the head of a compound takes the possessive (not when the term is a compound
     itself, which carries its own), a plural takes -lar/-ler."""
     term = unit.term
     base = term.turkish
     single = " " not in base
     if unit.plural:
-        many = morphology.plural(base) if single else base
-        if compound and single:
+        if not single:
+            return morphology.compound_plural(base, known_words)
+        many = morphology.plural(base, like=term.possessive)
+        if compound:
             return many + ("ı" if many.endswith("lar") else "i")
         return many
     if compound and (term.possessive or single):
