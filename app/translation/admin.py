@@ -6,8 +6,10 @@ import logging
 import uuid
 from typing import Any
 
+from flask_babel import gettext as _
 from redis.exceptions import RedisError
 
+from app.core.errors import ApiError
 from app.extensions import db
 from app.translation import gaps, tasks
 from app.translation.models import TranslationTerm
@@ -20,6 +22,16 @@ def add_term(english: str, turkish: str, kind: str, author: uuid.UUID | None) ->
     term = gaps.save_term(english, turkish, kind, author)
     db.session.commit()
     return {"term": term_json(term), "retranslationJob": queue_retranslation()}
+
+
+def remove_term(term_id: int) -> dict[str, Any]:
+    """Delete an admin's term, commit, and queue the re-translation of the names it translated."""
+    term = db.session.get(TranslationTerm, term_id)
+    if term is None:
+        raise ApiError("term_not_found", _("No such term."), 404)
+    db.session.delete(term)
+    db.session.commit()
+    return {"status": True, "retranslationJob": queue_retranslation()}
 
 
 def queue_retranslation() -> str | None:

@@ -10,8 +10,8 @@ from app.auth.guards import requires_role
 from app.core.openapi import documented
 from app.core.validation import json_body, text_field
 from app.translation import gaps
-from app.translation.admin import add_term, term_json
-from app.translation.schemas import SavedTerm, TermBody, Terms, Untranslated, UntranslatedQuery
+from app.translation.admin import add_term, remove_term, term_json
+from app.translation.schemas import RemovedTerm, SavedTerm, TermBody, Terms, Untranslated, UntranslatedQuery
 
 bp = Blueprint("translation_api", __name__, url_prefix="/api/admin/translations")
 
@@ -48,3 +48,11 @@ def save_term():
         author=current_user.id,
     )
     return jsonify(saved), 201
+
+
+@bp.delete("/terms/<int:term_id>")
+@documented(RemovedTerm, errors=(404,))
+@requires_role("admin")
+def delete_term(term_id: int):
+    """Remove an added term; stored names are re-translated in the background."""
+    return jsonify(remove_term(term_id))

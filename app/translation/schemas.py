@@ -47,5 +47,10 @@ class SavedTerm(ApiModel):
     retranslation_job: str | None = Field(description="The job re-translating stored names; null when not queued.")
 
 
+class RemovedTerm(ApiModel):
+    status: bool
+    retranslation_job: str | None = Field(description="The job re-translating stored names; null when not queued.")
+
+
 class Terms(ApiModel):
     terms: list[TermOut]

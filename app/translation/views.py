@@ -9,7 +9,7 @@ from flask_login import current_user
 from app.auth.guards import requires_role
 from app.core.errors import ApiError
 from app.translation import gaps
-from app.translation.admin import add_term
+from app.translation.admin import add_term, remove_term
 from app.translation.forms import KINDS, TermForm
 
 bp = Blueprint("translation_pages", __name__, url_prefix="/admin/translations")
@@ -34,11 +34,28 @@ def save_term():
         saved = add_term(form.english.data, form.turkish.data, form.kind.data, current_user.id)
     except ApiError as error:
         return _page(form, error=error.message, status=error.status)
-    if saved["retranslationJob"]:
-        flash(_("Saved. Stored names are being translated again in the background."), "success")
-    else:
-        flash(_("Saved. New names use it now; run `flask catalog retranslate` for the stored ones."), "warning")
+    _flash_retranslation(saved["retranslationJob"], _("Saved."))
     return redirect(url_for(".page"), code=303)
+
+
+@bp.post("/terms/<int:term_id>/delete")
+@requires_role("admin")
+def delete_term(term_id: int):
+    try:
+        removed = remove_term(term_id)
+    except ApiError as error:
+        flash(error.message, "error")
+        return redirect(url_for(".page"), code=303)
+    _flash_retranslation(removed["retranslationJob"], _("Removed."))
+    return redirect(url_for(".page"), code=303)
+
+
+def _flash_retranslation(job: str | None, done: str) -> None:
+    if job:
+        flash(done + " " + _("Stored names are being translated again in the background."), "success")
+    else:
+        later = _("New names follow it now; run `flask catalog retranslate` for the stored ones.")
+        flash(done + " " + later, "warning")
 
 
 def _page(form: TermForm, error: str | None = None, status: int = 200) -> tuple[str, int]:

@@ -132,3 +132,41 @@ def test_a_term_post_without_csrf_is_refused(admin_client):
     response = admin_client.post("/admin/translations/terms", data={"english": "quux", "turkish": "kuks"})
 
     assert response.status_code in {400, 403}
+
+
+def test_a_removed_term_is_unknown_again_and_queues_the_retranslation(admin_client, unknown_words):
+    added = admin_client.post(
+        "/api/admin/translations/terms", json={"english": "zork", "turkish": "zork"}, headers=SITE
+    )
+    term_id = added.get_json()["term"]["id"]
+    queues.get("translation").empty()
+
+    removed = admin_client.delete(f"/api/admin/translations/terms/{term_id}", json={}, headers=SITE)
+    again = admin_client.delete(f"/api/admin/translations/terms/{term_id}", json={}, headers=SITE)
+
+    assert removed.status_code == 200 and removed.get_json()["retranslationJob"].startswith("tr-all-")
+    assert again.status_code == 404 and again.get_json()["error"]["message"]
+    assert admin_client.get("/api/admin/translations/terms").get_json()["terms"] == []
+    assert "zork" in {
+        item["token"] for item in admin_client.get("/api/admin/translations/untranslated").get_json()["tokens"]
+    }
+
+
+def test_the_page_removes_a_term(admin_client, unknown_words):
+    form = page(admin_client, "/admin/translations")
+    admin_client.post(
+        "/admin/translations/terms",
+        data={"english": "quux", "turkish": "kuks", "kind": "noun", "csrf_token": csrf_token_from(form)},
+    )
+    term_id = admin_client.get("/api/admin/translations/terms").get_json()["terms"][0]["id"]
+    html = page(admin_client, "/admin/translations")
+    assert f"/admin/translations/terms/{term_id}/delete" in html
+
+    response = admin_client.post(
+        f"/admin/translations/terms/{term_id}/delete", data={"csrf_token": csrf_token_from(html)}
+    )
+
+    assert response.status_code == 303
+    assert "Kaldırıldı" in text_of(page(admin_client, "/admin/translations"))
+    assert admin_client.get("/api/admin/translations/terms").get_json()["terms"] == []
+    assert admin_client.post(f"/admin/translations/terms/{term_id}/delete").status_code in {400, 403}

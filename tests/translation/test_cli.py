@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 
 import sqlalchemy as sa
 
@@ -44,3 +47,15 @@ def test_retranslate_inline_brings_stored_names_up_to_a_new_term(runner):
     part = db.session.scalar(sa.select(Part).where(Part.vehicle_id == vehicle.id))
     assert (part.name_tr, part.name_tr_complete) == ("Kuks braketi", True)
     assert "up to date" in again.output
+
+
+def test_translate_names_works_on_a_database_not_migrated_yet(tmp_path):
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'empty.db'}", "FLASK_APP": "wsgi"}
+    result = subprocess.run(  # noqa: S603
+        [sys.executable, "-m", "flask", "catalog", "translate-names"],
+        input="Oil filter\n", capture_output=True, text=True, env=env, timeout=120, check=False,
+    )  # fmt: skip
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == "Yağ filtresi"
+    assert "builtin dictionary" in result.stderr
