@@ -15,6 +15,7 @@ from app.auth.guards import init_auth
 from app.config import INSTANCE_DIR, PROJECT_ROOT
 from app.core.db import commit_per_request, tune_sqlite
 from app.core.errors import register_error_handlers
+from app.core.fragments import init_fragment_cache
 from app.core.i18n import init_i18n
 from app.core.request_id import RequestIdMiddleware
 from app.core.security import init_form_csrf, init_security_headers
@@ -148,6 +149,7 @@ def _init_extensions(app: Flask) -> None:
     init_security_headers(app)
     init_auth(app)
     init_analytics(app)
+    init_fragment_cache(app)
 
 
 def _import_models() -> None:

@@ -115,6 +115,28 @@ def test_the_table_shows_each_part_s_quantity_after_its_name(client, bmw, upstre
     assert '<abbr title="Quantity">Qty.</abbr></th>' in english and 'data-label="Qty."' in english
 
 
+def test_a_page_shown_again_follows_every_change_of_its_data_and_language(client, bmw, upstreams):
+    """Rendered catalog fragments are kept (app.core.fragments) by what they were rendered from: never stale."""
+    leaf = first_leaf(client, bmw)
+    url = f"/vehicles/{bmw}/categories/{leaf['category']['id']}"
+    first, again = main_area(page(client, url)), main_area(page(client, url))
+    assert first == again
+
+    part = next(part for part in leaf["parts"] if part["reference"] is None)
+    db.session.execute(
+        sa.update(Part)
+        .where(Part.id == part["id"])
+        .values(name="Krümmer gasket <b>", name_tr="Krümmer gasket <b>", label="Krümmer gasket <b>")
+    )
+    db.session.commit()
+    changed = main_area(page(client, url))
+    client.set_cookie(LOCALE_COOKIE, "en")
+    english = main_area(page(client, url))
+
+    assert "Krümmer gasket &lt;b&gt;" in changed and changed != first
+    assert english != changed and ">Part</th>" in english
+
+
 def test_unavailable_rows_are_shown_dimmed(client, bmw, upstreams):
     leaf = first_leaf(client, bmw)
     unavailable = [part for part in leaf["parts"] if part["unavailable"]]

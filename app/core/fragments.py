@@ -1,0 +1,90 @@
+"""Rendered template fragments kept by what they were rendered from.
+
+A fragment's key is a digest of its template, the request's locale and script root, and every value of its context,
+serialised in full: the same input gives the same HTML, so a kept fragment is never stale and nothing has to be
+invalidated. A context holding a value that cannot be serialised exactly (an ORM object, say) is rendered afresh.
+The cache lives in the process (a gunicorn worker each), bounded by FRAGMENT_CACHE_SIZE entries (0 turns it off).
+
+Used for the catalog's tree and main area (templates/catalog/_layout.html): the same drawing is opened by many
+dealers, and rendering a parts table of a hundred rows costs more than reading it from the database.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import threading
+from collections import OrderedDict
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Any
+from uuid import UUID
+
+from flask import Flask, current_app, render_template, request
+from flask_babel import get_locale
+from markupsafe import Markup
+
+EXTENSION_KEY = "fragment_cache"
+
+
+class _InexactError(TypeError):
+    """A context value whose serialisation would not capture everything a template may read from it."""
+
+
+class FragmentCache:
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._entries: OrderedDict[str, Markup] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def render(self, template: str, **context: Any) -> Markup:
+        key = _key(template, context) if self.size > 0 else None
+        if key is None:
+            return Markup(render_template(template, **context))  # noqa: S704 - Jinja's autoescaped output
+        with self._lock:
+            html = self._entries.get(key)
+            if html is not None:
+                self._entries.move_to_end(key)
+                return html
+        html = Markup(render_template(template, **context))  # noqa: S704 - Jinja's autoescaped output
+        with self._lock:
+            self._entries[key] = html
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+        return html
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+
+def _key(template: str, context: dict[str, Any]) -> str | None:
+    try:
+        payload = json.dumps(
+            [template, str(get_locale()), request.script_root, context], default=_exact, sort_keys=True
+        )
+    except (_InexactError, ValueError):  # ValueError: a circular structure
+        return None
+    return hashlib.blake2b(payload.encode(), digest_size=20).hexdigest()
+
+
+def _exact(value: Any) -> Any:
+    if isinstance(value, datetime | date | Decimal | UUID):
+        return repr(value)
+    if isinstance(value, set | frozenset | tuple):
+        return sorted(value, key=repr) if isinstance(value, set | frozenset) else list(value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        fields = {field.name: getattr(value, field.name) for field in dataclasses.fields(value) if field.compare}
+        return [type(value).__qualname__, fields]
+    raise _InexactError(type(value).__name__)
+
+
+def init_fragment_cache(app: Flask) -> None:
+    cache = FragmentCache(int(app.config.get("FRAGMENT_CACHE_SIZE", 0)))
+    app.extensions[EXTENSION_KEY] = cache
+    app.jinja_env.globals["cached_fragment"] = lambda template, **context: fragments().render(template, **context)
+
+
+def fragments() -> FragmentCache:
+    return current_app.extensions[EXTENSION_KEY]

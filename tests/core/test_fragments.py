@@ -1,0 +1,49 @@
+"""The rendered-fragment cache (app.core.fragments): kept by the full content of what was rendered, bounded, and
+bypassed for a context it cannot serialise exactly."""
+
+from __future__ import annotations
+
+from flask_babel import refresh
+
+from app.catalog.links import dealer_links
+from app.core.fragments import FragmentCache
+from app.vehicles.models import Vehicle
+
+TEMPLATE = "catalog/_main.html"
+
+
+def _main(name: str) -> dict:
+    return {"kind": "error", "title": name, "message": f"<{name}>", "plan_limited": False}
+
+
+def test_the_same_content_is_rendered_once_and_new_content_again(app):
+    cache = FragmentCache(size=2)
+    with app.test_request_context("/"):
+        links = dealer_links(1)
+        first = cache.render(TEMPLATE, main=_main("a"), links=links)
+        again = cache.render(TEMPLATE, main=_main("a"), links=links)
+        other = cache.render(TEMPLATE, main=_main("b"), links=links)
+        cache.render(TEMPLATE, main=_main("c"), links=links)
+
+    assert first is again and "&lt;a&gt;" in first
+    assert "&lt;b&gt;" in other and "&lt;a&gt;" not in other
+    assert len(cache._entries) == 2  # bounded: the oldest went
+
+
+def test_a_context_that_cannot_be_serialised_exactly_is_rendered_each_time(app):
+    cache = FragmentCache(size=8)
+    with app.test_request_context("/"):
+        vehicle = Vehicle(vin="WVWZZZAUZHW100001", brand_name="Volkswagen", model="Golf", source="catapi")
+        html = cache.render(TEMPLATE, main=_main("a"), links=dealer_links(1), vehicle=vehicle)
+
+    assert "&lt;a&gt;" in html and not cache._entries
+
+
+def test_the_locale_is_part_of_the_key(app):
+    cache = FragmentCache(size=8)
+    for language in ("tr", "en"):
+        with app.test_request_context(f"/?lang={language}"):
+            refresh()  # the test's app context has cached a locale
+            cache.render(TEMPLATE, main=_main("a"), links=dealer_links(1))
+
+    assert len(cache._entries) == 2
