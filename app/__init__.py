@@ -61,6 +61,7 @@ BLUEPRINTS = [
     "app.translation.api:bp",
     "app.translation.views:bp",
     "app.storage.views:bp",
+    "app.browse.api:bp",
     "app.demo.api:bp",
     "app.demo.views:bp",
     "app.demo.cli:bp",

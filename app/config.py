@@ -162,6 +162,9 @@ def from_env(environ: os._Environ[str] | dict[str, str] | None = None) -> dict:
         "VIN_PREVIEW_RATE_LIMIT": env.get("VIN_PREVIEW_RATE_LIMIT", "20 per minute;200 per day"),
         "OEM_COPY_RATE_LIMIT": env.get("OEM_COPY_RATE_LIMIT", "120 per minute;2000 per day"),
         "CATALOG_PROGRESS_RATE_LIMIT": env.get("CATALOG_PROGRESS_RATE_LIMIT", "120 per minute"),
+        # VIN-less browsing reads its lists live: each upstream call's timeout and its retries on another proxy.
+        "BROWSE_UPSTREAM_TIMEOUT_MS": int(env.get("BROWSE_UPSTREAM_TIMEOUT_MS", "5000") or 5000),
+        "BROWSE_UPSTREAM_RETRIES": int(env.get("BROWSE_UPSTREAM_RETRIES", "1") or 0),
         # Rendered catalog fragments kept per process (app.core.fragments); 0 turns the cache off.
         "FRAGMENT_CACHE_SIZE": int(env.get("FRAGMENT_CACHE_SIZE", "256") or 0),
         "INTERNAL_API_TOKEN": env.get("INTERNAL_API_TOKEN", ""),

@@ -40,6 +40,10 @@ class CatapiRejectedError(CatapiError):
     """The upstream refused the request itself (unknown id, bad credentials); retrying elsewhere will not help."""
 
 
+class CatapiNotFoundError(CatapiRejectedError):
+    """The upstream has no such catalog, model, car or group (HTTP 404)."""
+
+
 class _RetryableError(CatapiError):
     pass
 
@@ -105,6 +109,21 @@ class CatalogInfo:
 class ModelInfo:
     id: str
     name: str
+
+
+@dataclass(frozen=True)
+class ParameterValue:
+    idx: str  # what cars() takes to filter on this value
+    value: str
+
+
+@dataclass(frozen=True)
+class CarParameter:
+    """One of a model's car parameters (year, engine, gearbox, body...) with the values its cars take."""
+
+    key: str
+    name: str
+    values: tuple[ParameterValue, ...]
 
 
 @dataclass(frozen=True)
@@ -195,10 +214,30 @@ class CatapiSource:
         payload, _ = self._get(f"/catalogs/{catalog}/models/")
         return [ModelInfo(str(item["id"]), item["name"]) for item in _expect_list(payload)]
 
-    def cars(self, catalog: str, model: str, page: int = 1, limit: int = DEFAULT_PAGE_LIMIT) -> Page[Car]:
-        params = {"modelId": model, "page": page, "limit": limit}
+    def car_parameters(self, catalog: str, model: str) -> list[CarParameter]:
+        payload, _ = self._get(f"/catalogs/{catalog}/cars-parameters/", {"modelId": model})
+        return [_parameter(item) for item in _expect_list(payload)]
+
+    def cars(
+        self,
+        catalog: str,
+        model: str,
+        page: int = 1,
+        limit: int = DEFAULT_PAGE_LIMIT,
+        parameters: tuple[str, ...] = (),
+    ) -> Page[Car]:
+        """The model's cars, narrowed to those with every parameter value in `parameters` (their idx)."""
+        params: dict[str, Any] = {"modelId": model, "page": page, "limit": limit}
+        if parameters:
+            params["parameter"] = list(parameters)
         payload, total = self._get(f"/catalogs/{catalog}/cars2/", params)
         return Page(tuple(_car(item) for item in _expect_list(payload)), total, page, limit)
+
+    def car(self, catalog: str, car_id: str) -> Car:
+        payload, _ = self._get(f"/catalogs/{catalog}/cars2/{car_id}")
+        if not isinstance(payload, dict):
+            raise CatapiUnavailableError("unexpected answer: expected a car")
+        return _car(payload)
 
     def groups(self, catalog: str, car_id: str, group_id: str | None = None) -> list[GroupInfo]:
         params = {"carId": car_id, **({"groupId": group_id} if group_id else {})}
@@ -254,6 +293,8 @@ class CatapiSource:
             raise CatapiRejectedError(f"{path}: token refused")
         if response.status_code >= 500:
             raise _RetryableError(f"HTTP {response.status_code}")
+        if response.status_code == 404:
+            raise CatapiNotFoundError(f"{path}: HTTP 404")
         if response.status_code >= 400:
             raise CatapiRejectedError(f"{path}: HTTP {response.status_code}")
         try:
@@ -348,6 +389,14 @@ def _car(item: dict) -> Car:
         )
     except (KeyError, TypeError) as error:
         raise CatapiUnavailableError(f"unexpected car: missing {error}") from error
+
+
+def _parameter(item: dict) -> CarParameter:
+    try:
+        values = tuple(ParameterValue(str(value["idx"]), str(value["value"])) for value in item["values"])
+        return CarParameter(str(item["key"]), str(item.get("name") or item["key"]), values)
+    except (KeyError, TypeError) as error:
+        raise CatapiUnavailableError(f"unexpected parameter: {type(error).__name__} {error}") from error
 
 
 def _group(item: dict) -> GroupInfo:

@@ -20,7 +20,7 @@ from werkzeug.routing import Map, Rule
 from werkzeug.wrappers import Request, Response
 
 from app.core.loopback import LoopbackServer
-from app.sources.sandbox.catalog import DEFAULT_SEED, Category, SchemaPicture, Vehicle
+from app.sources.sandbox.catalog import DEFAULT_SEED, CarListing, Category, SchemaPicture, Vehicle
 from app.sources.sandbox.common import Sandbox
 from app.sources.sandbox.schema_image import render_schema_png
 
@@ -37,6 +37,7 @@ URLS = Map(
         Rule("/catalogs/<catalog_id>/models/", endpoint="models"),
         Rule("/catalogs/<catalog_id>/cars-parameters/", endpoint="cars_parameters"),
         Rule("/catalogs/<catalog_id>/cars2/", endpoint="cars"),
+        Rule("/catalogs/<catalog_id>/cars2/<car_id>", endpoint="car"),
         Rule("/car/info", endpoint="car_info"),
         Rule("/catalogs/<catalog_id>/groups2", endpoint="groups"),
         Rule("/catalogs/<catalog_id>/schemas", endpoint="schemas"),
@@ -237,25 +238,38 @@ class CatapiSandbox(Sandbox):
 
     def _cars_parameters(self, request: Request, catalog_id: str) -> Response:
         vehicles = self._vehicles_of(catalog_id, request.args.get("modelId"))
-        listings = [listing for vehicle in vehicles for listing in vehicle.listings]
-        values = {
-            "year": sorted({str(listing.year) for listing in listings}),
-            "engine": sorted({listing.engine for listing in listings}),
-            "gearbox": sorted({listing.gearbox for listing in listings}),
-        }
+        values: dict[str, set[str]] = {}
+        for vehicle in vehicles:
+            for listing in vehicle.listings:
+                for key, value in _listing_parameters(vehicle, listing).items():
+                    values.setdefault(key, set()).add(value)
         return _json(
             [
-                {"key": key, "name": key.title(), "values": [{"idx": value, "value": value} for value in options]}
+                {
+                    "key": key,
+                    "name": key.title(),
+                    "values": [{"idx": _idx(key, value), "value": value} for value in sorted(options)],
+                }
                 for key, options in values.items()
             ]
         )
 
     def _cars(self, request: Request, catalog_id: str) -> Response:
+        """The model's cars; each `parameter` (an idx of cars-parameters) narrows them to cars with that value."""
         vehicles = self._vehicles_of(catalog_id, request.args.get("modelId"))
+        wanted = set(request.args.getlist("parameter"))
         cars = [
-            _car_json(vehicle, listing.car_id, listing.name) for vehicle in vehicles for listing in vehicle.listings
+            _car_json(vehicle, listing.car_id, listing.name, listing=listing)
+            for vehicle in vehicles
+            for listing in vehicle.listings
+            if wanted <= {_idx(key, value) for key, value in _listing_parameters(vehicle, listing).items()}
         ]
         return _page(request, cars)
+
+    def _car(self, _request: Request, catalog_id: str, car_id: str) -> Response:
+        vehicle = self._vehicle_for(catalog_id, car_id)
+        listing = next(listing for listing in vehicle.listings if listing.car_id == car_id)
+        return _json(_car_json(vehicle, car_id, listing.name, listing=listing))
 
     def _car_info(self, request: Request) -> Response:
         vin = request.args.get("q", "").strip().upper()
@@ -320,8 +334,20 @@ def _page(request: Request, items: list[dict]) -> Response:
     return _json(chunk, headers={"X-Total-Count": str(len(items))})
 
 
-def _car_json(vehicle: Vehicle, car_id: str, name: str, vin: str | None = None) -> dict:
-    parameters = [{"key": key, "name": key, "value": value} for key, value in vehicle.parameters.items()]
+def _listing_parameters(vehicle: Vehicle, listing: CarListing) -> dict[str, str]:
+    return {"year": str(listing.year), "engine": listing.engine, "gearbox": listing.gearbox, "body": vehicle.body}
+
+
+def _idx(key: str, value: str) -> str:
+    return f"{key}:{value}"
+
+
+def _car_json(
+    vehicle: Vehicle, car_id: str, name: str, vin: str | None = None, listing: CarListing | None = None
+) -> dict:
+    """A car as catapi answers it; a listed engine variant gives its own year, engine and gearbox."""
+    own = vehicle.parameters if listing is None else {**vehicle.parameters, **_listing_parameters(vehicle, listing)}
+    parameters = [{"key": key, "name": key, "value": value} for key, value in own.items()]
     return {
         "catalogId": vehicle.catalog_id,
         "carId": car_id,

@@ -1,0 +1,122 @@
+"""VIN-less browsing as JSON under /api/browse (signed in). Lists of makes, models and variants are open to every
+signed-in dealer, so a dealer sees what a plan would give; groups, drawings and parts only for the caller's brands.
+Each answer is read live from its upstream (app.browse.upstream says how faults are answered)."""
+
+from __future__ import annotations
+
+from flask import Blueprint, jsonify, request
+from flask_login import current_user
+
+from app.browse import brands, catapi_flow, scrape_flow
+from app.browse.schemas import (
+    BrowseBrands,
+    CarGroups,
+    Cars,
+    CarsQuery,
+    GroupSchemas,
+    Models,
+    ModelsQuery,
+    Parameters,
+    SchemaDetail,
+    ScrapeGroups,
+    ScrapeParts,
+    ScrapeVehicles,
+    Wizard,
+    WizardQuery,
+    WizardVehicles,
+    WizardVehiclesQuery,
+)
+from app.core.openapi import documented
+from app.core.validation import int_arg
+
+bp = Blueprint("browse_api", __name__, url_prefix="/api/browse")
+
+UPSTREAM = (404, 502, 503)
+BRAND_BOUND = (403, *UPSTREAM)
+
+
+@bp.get("/brands")
+@documented(BrowseBrands, errors=(503,), summary="Every make with the catalogs that cover it")
+def brand_list():
+    return jsonify(brands.catalogs_by_brand(current_user))
+
+
+# --- the catalog API (catapi) --------------------------------------------------------------------------------------
+
+
+@bp.get("/catapi/<catalog>/models")
+@documented(Models, query=ModelsQuery, errors=UPSTREAM, summary="A catalog's models")
+def catapi_models(catalog: str):
+    return jsonify(catapi_flow.models(catalog, (request.args.get("q") or "")[:60]))
+
+
+@bp.get("/catapi/<catalog>/models/<model>/parameters")
+@documented(Parameters, errors=UPSTREAM, summary="What a model's cars can be narrowed by (year, engine, ...)")
+def catapi_parameters(catalog: str, model: str):
+    return jsonify(catapi_flow.parameters(catalog, model))
+
+
+@bp.get("/catapi/<catalog>/models/<model>/cars")
+@documented(Cars, query=CarsQuery, errors=UPSTREAM, summary="A model's cars, narrowed by parameter values")
+def catapi_cars(catalog: str, model: str):
+    page = int_arg(request.args, "page", 1, maximum=1000)
+    return jsonify(catapi_flow.cars(catalog, model, request.args.getlist("parameter"), page))
+
+
+@bp.get("/catapi/<catalog>/cars/<car>/groups")
+@documented(CarGroups, errors=BRAND_BOUND, summary="A car's groups, derived from its schema pictures")
+def catapi_groups(catalog: str, car: str):
+    return jsonify(catapi_flow.groups(current_user, catalog, car))
+
+
+@bp.get("/catapi/<catalog>/cars/<car>/groups/<group>/schemas")
+@documented(GroupSchemas, errors=BRAND_BOUND, summary="The schema pictures of a car's group")
+def catapi_schemas(catalog: str, car: str, group: str):
+    return jsonify(catapi_flow.schemas(current_user, catalog, car, group))
+
+
+@bp.get("/catapi/<catalog>/cars/<car>/schemas/<schema>")
+@documented(SchemaDetail, errors=BRAND_BOUND, summary="A schema picture with its parts and hotspots")
+def catapi_schema(catalog: str, car: str, schema: str):
+    return jsonify(catapi_flow.schema(current_user, catalog, car, schema))
+
+
+# --- the web catalog (scrape) --------------------------------------------------------------------------------------
+
+
+@bp.get("/scrape/<brand>/vehicles")
+@documented(ScrapeVehicles, errors=UPSTREAM, summary="A make's vehicles in the web catalog")
+def scrape_vehicles(brand: str):
+    return jsonify(scrape_flow.vehicles(brand))
+
+
+@bp.get("/scrape/<brand>/wizard")
+@documented(Wizard, query=WizardQuery, errors=(400, *UPSTREAM), summary="The variant wizard: one step's options")
+def scrape_wizard(brand: str):
+    return jsonify(scrape_flow.wizard(brand, request.args, request.args.get("step") or None))
+
+
+@bp.get("/scrape/<brand>/selectors/<step>")
+@documented(
+    Wizard, query=WizardQuery, errors=(400, *UPSTREAM), summary="A legacy selector: body, engine, gearbox or year"
+)
+def scrape_selector(brand: str, step: str):
+    return jsonify(scrape_flow.wizard(brand, request.args, step))
+
+
+@bp.get("/scrape/<brand>/wizard-vehicles")
+@documented(WizardVehicles, query=WizardVehiclesQuery, errors=(400, *UPSTREAM), summary="Variants by model name")
+def scrape_wizard_vehicles(brand: str):
+    return jsonify(scrape_flow.wizard_vehicles(brand, request.args.get("model") or "", request.args))
+
+
+@bp.get("/scrape/<brand>/vehicles/<code>/groups")
+@documented(ScrapeGroups, errors=BRAND_BOUND, summary="A web-catalog vehicle's groups")
+def scrape_groups(brand: str, code: str):
+    return jsonify(scrape_flow.groups(current_user, brand, code))
+
+
+@bp.get("/scrape/<brand>/vehicles/<code>/groups/<group>/parts")
+@documented(ScrapeParts, errors=BRAND_BOUND, summary="A web-catalog group's parts, picture and hotspots")
+def scrape_parts(brand: str, code: str, group: str):
+    return jsonify(scrape_flow.parts(current_user, brand, code, group))
