@@ -62,6 +62,7 @@ BLUEPRINTS = [
     "app.translation.views:bp",
     "app.storage.views:bp",
     "app.browse.api:bp",
+    "app.browse.views:bp",
     "app.demo.api:bp",
     "app.demo.views:bp",
     "app.demo.cli:bp",

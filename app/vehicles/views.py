@@ -22,6 +22,7 @@ from flask_limiter import RateLimitExceeded
 from flask_login import current_user
 
 from app.analytics.services import capture
+from app.browse.links import browse_make
 from app.catalog import views as catalog_views
 from app.core import throttle
 from app.core.errors import ApiError, error_response
@@ -78,6 +79,7 @@ RETRYABLE = {
     "decode_unavailable",
 }
 INFORMATIVE = {"identified_no_catalog", "brand_unsupported"}  # shown as a notice, not as an error
+BROWSABLE = {"identified_no_catalog", "brand_unsupported", "vin_not_recognised"}  # offer the make's catalog
 PLAN_LIMITED = {"subscription_required", "brand_not_in_plan"}  # the answer links to the plans
 NOTE = _l("Note")
 # A decode whose outcome has not arrived this long after its budget has lost its thread (a restarted worker).
@@ -177,6 +179,7 @@ def error_result(vin: str, code: str, message: str) -> dict[str, Any]:
         "reportable": code in REPORTABLE and bool(vin),
         "retryable": code in RETRYABLE and bool(vin),
         "plan_limited": code in PLAN_LIMITED,
+        "browse": browse_make(vin) if code in BROWSABLE and vin else None,
     }
 
 

@@ -18,7 +18,7 @@ import pytest
 import sqlalchemy as sa
 
 from app.extensions import db, redis_store
-from app.sources.sandbox.catalog import VIN_COROLLA, VIN_GOLF, VIN_UNKNOWN
+from app.sources.sandbox.catalog import VIN_COROLLA, VIN_GOLF, VIN_HONDA, VIN_UNKNOWN
 from app.vehicles import views
 from app.vehicles.background import THREAD_PREFIX
 from app.vehicles.models import UserVehicle, Vehicle, VinRequest
@@ -247,6 +247,15 @@ def test_without_javascript_a_decode_runs_in_the_request_and_opens_the_vehicle(c
     vehicle = db.session.scalar(sa.select(Vehicle).where(Vehicle.vin == VIN_GOLF))
     assert response.headers["Location"] == f"/vehicles/{vehicle.id}"
     assert event_names(events) == ["vin_decoded", "vin_decode_success"]
+
+
+def test_a_vin_no_catalog_covers_leads_into_browsing_its_make_at_its_model_year(client, dealer, upstreams):
+    response = post_decode(client, csrf(client), VIN_HONDA, headers={})
+
+    html = response.get_data(as_text=True)
+    assert 'href="/browse?make=honda&amp;year=2003"' in html and "Honda modellerine göz atın" in html
+    browse = client.get("/browse?make=honda&year=2003")
+    assert browse.status_code == 200 and 'value="honda"' in browse.get_data(as_text=True)  # the filter, prefilled
 
 
 def test_without_javascript_candidates_render_the_picker_in_the_page(client, dealer, upstreams):
