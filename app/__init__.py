@@ -83,6 +83,7 @@ MODEL_MODULES = [
     "app.catalog.models",
     "app.internal_admin.models",
     "app.translation.models",
+    "app.browse.models",
 ]
 
 # Each domain's seed step ("module.function"), in the order `flask seed` runs them.

@@ -7,7 +7,7 @@ from __future__ import annotations
 from flask import Blueprint, jsonify, request
 from flask_login import current_user
 
-from app.browse import brands, catapi_flow, scrape_flow
+from app.browse import brands, catapi_flow, opening, scrape_flow
 from app.browse.schemas import (
     BrowseBrands,
     CarGroups,
@@ -16,6 +16,7 @@ from app.browse.schemas import (
     GroupSchemas,
     Models,
     ModelsQuery,
+    Opened,
     Parameters,
     SchemaDetail,
     ScrapeGroups,
@@ -63,6 +64,12 @@ def catapi_cars(catalog: str, model: str):
     return jsonify(catapi_flow.cars(catalog, model, request.args.getlist("parameter"), page))
 
 
+@bp.post("/catapi/<catalog>/cars/<car>/open")
+@documented(Opened, errors=BRAND_BOUND, summary="Open a car: its catalog vehicle, stored once, and its vehicle page")
+def catapi_open(catalog: str, car: str):
+    return jsonify(opening.open_catapi_car(current_user, catalog, car))
+
+
 @bp.get("/catapi/<catalog>/cars/<car>/groups")
 @documented(CarGroups, errors=BRAND_BOUND, summary="A car's groups, derived from its schema pictures")
 def catapi_groups(catalog: str, car: str):
@@ -108,6 +115,12 @@ def scrape_selector(brand: str, step: str):
 @documented(WizardVehicles, query=WizardVehiclesQuery, errors=(400, *UPSTREAM), summary="Variants by model name")
 def scrape_wizard_vehicles(brand: str):
     return jsonify(scrape_flow.wizard_vehicles(brand, request.args.get("model") or "", request.args))
+
+
+@bp.post("/scrape/<brand>/vehicles/<code>/open")
+@documented(Opened, errors=BRAND_BOUND, summary="Open a web-catalog vehicle as a catalog vehicle")
+def scrape_open(brand: str, code: str):
+    return jsonify(opening.open_scrape_vehicle(current_user, brand, code))
 
 
 @bp.get("/scrape/<brand>/vehicles/<code>/groups")

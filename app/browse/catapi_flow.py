@@ -77,7 +77,7 @@ def car_view(car: Car) -> dict[str, Any]:
 
 def groups(user: User, catalog: str, car_id: str) -> dict[str, Any]:
     """The car's groups, one per category its pictures refer to, in the catalog's order (brand-bound)."""
-    car = _open_car(user, catalog, car_id)
+    car = guarded_car(user, catalog, car_id)
     pictures = _pictures(catalog, car_id)
     category_names = _category_names(catalog, car_id)
     found: dict[str, dict[str, Any]] = {}
@@ -90,7 +90,7 @@ def groups(user: User, catalog: str, car_id: str) -> dict[str, Any]:
 
 def schemas(user: User, catalog: str, car_id: str, group_id: str) -> dict[str, Any]:
     """The schema pictures of one of the car's groups (brand-bound)."""
-    car = _open_car(user, catalog, car_id)
+    car = guarded_car(user, catalog, car_id)
     group_id = checked_id(group_id, "group")
     pictures = [item for item in _pictures(catalog, car_id) if (item.category_id or item.group_id) == group_id]
     return {
@@ -102,7 +102,7 @@ def schemas(user: User, catalog: str, car_id: str, group_id: str) -> dict[str, A
 
 def schema(user: User, catalog: str, car_id: str, schema_id: str) -> dict[str, Any]:
     """A schema picture with its part rows and its hotspots in the picture's own pixels (brand-bound)."""
-    car = _open_car(user, catalog, car_id)
+    car = guarded_car(user, catalog, car_id)
     schema_id = checked_id(schema_id, "schema")
     with upstream("catapi parts"):
         sheet = catapi().parts(catalog, car_id, schema_id)
@@ -128,7 +128,7 @@ def schema(user: User, catalog: str, car_id: str, schema_id: str) -> dict[str, A
     }
 
 
-def _open_car(user: User, catalog: str, car_id: str) -> Car:
+def guarded_car(user: User, catalog: str, car_id: str) -> Car:
     catalog, car_id = checked_id(catalog, "catalog"), checked_id(car_id, "car")
     with upstream("catapi car"):
         car = catapi().car(catalog, car_id)

@@ -27,6 +27,12 @@ class BrowseBrands(ApiModel):
     unavailable_sources: list[str] = Field(description="Sources that could not be reached; the others are listed.")
 
 
+class Opened(ApiModel):
+    catalog_vehicle_id: int = Field(description="The car's catalog vehicle, stored once for every dealer.")
+    vehicle_id: int = Field(description="Its vehicle page and catalog: /vehicles/<vehicleId>, /api/vehicles/...")
+    url: str = Field(description="The vehicle page.")
+
+
 class BrowseModel(ApiModel):
     id: str
     name: str

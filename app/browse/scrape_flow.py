@@ -118,7 +118,7 @@ def match_model(query: str, variants: list[dict[str, Any]]) -> tuple[str, list[d
 
 def groups(user: User, brand: str, code: str) -> dict[str, Any]:
     """The vehicle's groups (brand-bound)."""
-    vehicle = _open_vehicle(user, brand, code)
+    vehicle = guarded_vehicle(user, brand, code)
     with upstream("scrape groups"):
         found = scrape().groups(vehicle.catalog_code)
     return {
@@ -132,7 +132,7 @@ def groups(user: User, brand: str, code: str) -> dict[str, Any]:
 
 def parts(user: User, brand: str, code: str, group_id: str) -> dict[str, Any]:
     """A group's parts with its schema picture and hotspots (brand-bound)."""
-    vehicle = _open_vehicle(user, brand, code)
+    vehicle = guarded_vehicle(user, brand, code)
     group_id = checked_id(group_id, "group")
     with upstream("scrape parts"):
         sheet = scrape().parts_sheet(vehicle.catalog_code, group_id)
@@ -161,7 +161,7 @@ def parts(user: User, brand: str, code: str, group_id: str) -> dict[str, Any]:
     }
 
 
-def _open_vehicle(user: User, brand: str, code: str) -> VehicleInfo:
+def guarded_vehicle(user: User, brand: str, code: str) -> VehicleInfo:
     """The vehicle of a catalog code, from its brand's list."""
     brand, code = checked_id(brand, "brand"), checked_id(code, "vehicle")
     with upstream("scrape vehicle"):

@@ -10,7 +10,7 @@ from typing import Any
 from flask import Blueprint, Response, redirect, render_template, request, url_for
 from flask_login import current_user
 
-from app.browse import brands, catapi_flow, scrape_flow
+from app.browse import brands, catapi_flow, opening, scrape_flow
 from app.core.errors import ApiError
 from app.core.htmx import vary_on_htmx, wants_fragment
 from app.core.validation import int_arg
@@ -69,6 +69,24 @@ def _year_choice(parameters: dict[str, Any], year: str | None, chosen: list[str]
     if not year or any(value["idx"] in chosen for value in years):
         return []
     return [value["idx"] for value in years if value["value"] == year][:1]
+
+
+@bp.post("/catapi/<catalog>/cars/<car>/open")
+def catapi_open(catalog: str, car: str) -> Response:
+    """Open a car (a form button of the car list): its vehicle page, with the same tree a decoded VIN has."""
+    return _opened(lambda: opening.open_catapi_car(current_user, catalog, car))
+
+
+@bp.post("/scrape/<brand>/vehicles/<code>/open")
+def scrape_open(brand: str, code: str) -> Response:
+    return _opened(lambda: opening.open_scrape_vehicle(current_user, brand, code))
+
+
+def _opened(open_car: Any) -> Response:
+    found = _answer(open_car)
+    if isinstance(found, ApiError):
+        return _page("browse/refused.html", found)
+    return redirect(found["url"], code=303)
 
 
 def _answer(read: Any) -> dict[str, Any] | ApiError:

@@ -28,8 +28,10 @@ class Category(db.Model):
     __tablename__ = "category"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    # A decoded vehicle's tree; VIN-less catalog vehicles (catalogVehicleId) arrive with catalog browsing.
+    # The vehicle row whose tree this is; for a car reached by browsing (no VIN) also its catalog vehicle.
     vehicle_id: Mapped[int] = mapped_column(sa.ForeignKey("vehicle.id", ondelete="CASCADE"))
+    # No foreign key (SQLite adds none in place): the catalog vehicle and its categories go with their vehicle row.
+    catalog_vehicle_id: Mapped[int | None] = mapped_column(index=True)
     parent_id: Mapped[int | None] = mapped_column(sa.ForeignKey("category.id", ondelete="CASCADE"), index=True)
     source: Mapped[str] = mapped_column(sa.String(20))
     external_id: Mapped[str] = mapped_column(sa.String(120))

@@ -30,6 +30,9 @@ class Named(Texted):
 class CategoryOut(Texted):
     id: int
     parent_id: int | None
+    catalog_vehicle_id: int | None = Field(
+        description="The catalog vehicle (a car reached by browsing); null for a VIN."
+    )
     external_id: str
     unavailable: bool
     remark: str | None

@@ -243,6 +243,7 @@ def category_view(category: Category) -> dict[str, Any]:
     return {
         "id": category.id,
         "parentId": category.parent_id,
+        "catalogVehicleId": category.catalog_vehicle_id,
         "externalId": category.external_id,
         **names.name_fields(category),
         "unavailable": category.unavailable,

@@ -8,6 +8,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from app.browse.models import CatalogVehicle
 from app.catalog import names
 from app.catalog.folding import fold_code, fold_names
 from app.catalog.models import Category, Hotspot, Part, SchemaPicture
@@ -22,9 +23,11 @@ def save_nodes(vehicle_id: int, source: str, parent_id: int | None, nodes: Seque
     """Store a level of the tree (starting with the write, see `begin_writes`) and mark the parent drilled."""
     translator = translation.current_translator() if nodes else None
     language = translation.source_language(source)
+    catalog_vehicle_id = _catalog_vehicle_of(vehicle_id) if nodes else None
     rows = [
         {
             "vehicle_id": vehicle_id,
+            "catalog_vehicle_id": catalog_vehicle_id,
             "parent_id": parent_id,
             "source": source,
             "external_id": node.external_id,
@@ -44,6 +47,11 @@ def save_nodes(vehicle_id: int, source: str, parent_id: int | None, nodes: Seque
         db.session.execute(insert_for(db.session, Category).values(rows).on_conflict_do_nothing())
     if parent_id is not None:
         db.session.execute(sa.update(Category).where(Category.id == parent_id).values(children_fetched_at=utcnow()))
+
+
+def _catalog_vehicle_of(vehicle_id: int) -> int | None:
+    """The catalog vehicle (a car reached by browsing) whose tree the vehicle row holds; None for a decoded VIN."""
+    return db.session.scalar(sa.select(CatalogVehicle.id).where(CatalogVehicle.vehicle_id == vehicle_id))
 
 
 def save_parts(vehicle_id: int, category_id: int, source: str, lines: Sequence[PartLine]) -> None:

@@ -86,7 +86,7 @@ def candidate_vin(vehicle_id: int) -> str:
 def candidate_choice(user: User, vehicle: Vehicle) -> dict[str, Any] | None:
     """For the page of a vehicle reached by a candidate pick: whether it is the user's own pick, and what told the
     candidate apart; None for a VIN's confirmed vehicle."""
-    if vehicle.confirmed:
+    if vehicle.confirmed or not vehicle.vin:  # a VIN's own car, or a car reached by browsing
         return None
     own = picks.own_pick(user.id, vehicle.vin)
     raw = vehicle.raw_data or {}

@@ -1,0 +1,160 @@
+"""Opening a browsed car: it becomes a catalog vehicle, stored once for every dealer, whose page is the same vehicle
+page a decoded VIN has (tree, drawing beside the parts, search); its tree is walked in the background on first open.
+
+The catalog vehicle keys its tree by a VIN-less vehicle row (vin empty, candidate_key `browse:<source>:<catalog>:<id>`,
+unique), so the vehicle page, the prefetch jobs and the search serve it unchanged; its categories also carry its
+catalog_vehicle_id. Two dealers opening the same car at once get the same rows (inserts do nothing on conflict).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+import sqlalchemy as sa
+from flask import url_for
+from redis.exceptions import RedisError
+
+from app.accounts.models import User
+from app.browse import catapi_flow, scrape_flow
+from app.browse.models import CatalogVehicle
+from app.browse.upstream import brand_named
+from app.core.db import begin_writes, insert_for, utcnow
+from app.extensions import db
+from app.vehicles.decode import enqueue_prefetch
+from app.vehicles.models import Vehicle
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class BrowsedCar:
+    source: str
+    catalog: str
+    external_id: str
+    brand_name: str
+    model: str
+    name: str
+    year: int | None
+    engine: str | None
+    parameters: dict[str, str] = field(default_factory=dict)
+    raw: dict[str, Any] = field(default_factory=dict)  # what the source's tree reader needs (app.catalog.providers)
+
+    @property
+    def key(self) -> str:
+        return f"browse:{self.source}:{self.catalog}:{self.external_id}"[:300]
+
+
+def open_catapi_car(user: User, catalog: str, car_id: str) -> dict[str, Any]:
+    car = catapi_flow.guarded_car(user, catalog, car_id)
+    catalog_id = car.catalog_id or catalog
+    raw = {"carId": car.car_id, "catalogId": catalog_id, "criteria": car.criteria, "parameters": car.parameters}
+    name = car.raw.get("name") or car.model
+    return open_car(
+        BrowsedCar(
+            "catapi",
+            catalog_id,
+            car.car_id or car_id,
+            car.brand,
+            car.model,
+            name,
+            car.year,
+            car.engine,
+            car.parameters,
+            raw,
+        )  # fmt: skip
+    )
+
+
+def open_scrape_vehicle(user: User, brand: str, code: str) -> dict[str, Any]:
+    found = scrape_flow.guarded_vehicle(user, brand, code)
+    raw = {"catalog_code": found.catalog_code, "catalogId": brand, "parameters": found.parameters}
+    return open_car(
+        BrowsedCar(
+            "scrape",
+            brand,
+            found.catalog_code,
+            found.brand,
+            found.model,
+            found.name,
+            found.year,
+            found.engine,
+            found.parameters,
+            raw,
+        )  # fmt: skip
+    )
+
+
+def open_car(car: BrowsedCar) -> dict[str, Any]:
+    """The car's catalog vehicle, stored on first open (with its tree queued for the worker)."""
+    stored = _stored(car)
+    if stored is None:
+        stored = _store(car)
+        try:
+            enqueue_prefetch(stored.vehicle_id)
+        except RedisError as error:  # the tree still loads as the dealer opens it; only the background walk is missing
+            log.error("prefetch of catalog vehicle %s not queued: %s", stored.id, error)
+    return {
+        "catalogVehicleId": stored.id,
+        "vehicleId": stored.vehicle_id,
+        "url": url_for("vehicles_views.vehicle", vehicle_id=stored.vehicle_id),
+    }
+
+
+def _stored(car: BrowsedCar) -> CatalogVehicle | None:
+    return db.session.scalar(
+        sa.select(CatalogVehicle).where(
+            CatalogVehicle.source == car.source,
+            CatalogVehicle.catalog == car.catalog,
+            CatalogVehicle.external_id == car.external_id,
+        )
+    )
+
+
+def _store(car: BrowsedCar) -> CatalogVehicle:
+    brand = brand_named(car.brand_name)
+    begin_writes(db.session)
+    db.session.execute(
+        insert_for(db.session, Vehicle)
+        .values(
+            vin="",
+            candidate_key=car.key,
+            brand_id=brand.id if brand else None,
+            brand_name=brand.name if brand else car.brand_name,
+            model=car.model,
+            year=car.year,
+            engine=car.engine,
+            source=car.source,
+            raw_data=car.raw,
+            created_at=utcnow(),
+        )  # fmt: skip
+        .on_conflict_do_nothing(index_elements=[Vehicle.vin, Vehicle.candidate_key])
+    )
+    vehicle_id = db.session.scalar(sa.select(Vehicle.id).where(Vehicle.vin == "", Vehicle.candidate_key == car.key))
+    db.session.execute(
+        insert_for(db.session, CatalogVehicle)
+        .values(
+            source=car.source,
+            catalog=car.catalog,
+            external_id=car.external_id,
+            brand_name=car.brand_name,
+            model=car.model,
+            name=car.name[:300],
+            year=car.year,
+            engine=car.engine,
+            parameters=car.parameters,
+            vehicle_id=vehicle_id,
+            created_at=utcnow(),
+        )  # fmt: skip
+        .on_conflict_do_nothing(
+            index_elements=[CatalogVehicle.source, CatalogVehicle.catalog, CatalogVehicle.external_id]
+        )
+    )
+    db.session.commit()
+    return _stored(car)
+
+
+def catalog_vehicle_id(vehicle_id: int) -> int | None:
+    """The catalog vehicle whose tree a vehicle row holds (None for a decoded vehicle)."""
+    return db.session.scalar(sa.select(CatalogVehicle.id).where(CatalogVehicle.vehicle_id == vehicle_id))

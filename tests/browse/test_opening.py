@@ -1,0 +1,112 @@
+"""Opening a browsed car through HTTP: a catalog vehicle stored once for every dealer, whose vehicle page and catalog
+are a decoded VIN's (tree, categories carrying catalogVehicleId, drawing with parts), from both catalogs; the brand
+guard and unknown cars."""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+from app.browse.models import CatalogVehicle
+from app.extensions import db
+from app.vehicles.models import Vehicle
+from tests.catalog.test_categories import first_leaf
+from tests.conftest import SITE, csrf_token_from
+
+GOLF = "volkswagen"
+
+
+def golf_car(client) -> str:  # noqa: ANN001
+    model = client.get(f"/api/browse/catapi/{GOLF}/models").get_json()["models"][0]["id"]
+    cars = client.get(f"/api/browse/catapi/{GOLF}/models/{model}/cars").get_json()["cars"]
+    return next(car["carId"] for car in cars if car["name"] == "Golf VII 1.6 TDI")
+
+
+def stored_count(external_id: str) -> int:
+    query = sa.select(sa.func.count()).select_from(CatalogVehicle).where(CatalogVehicle.external_id == external_id)
+    return db.session.scalar(query)
+
+
+def open_car(client, path: str, status: int = 200) -> dict:  # noqa: ANN001
+    response = client.post(path, json={}, headers=SITE)
+    assert response.status_code == status, response.get_json()
+    return response.get_json()
+
+
+def test_an_opened_car_is_a_catalog_vehicle_with_the_catalog_of_a_decoded_vin(client, dealer, upstreams):
+    car = golf_car(client)
+
+    opened = open_car(client, f"/api/browse/catapi/{GOLF}/cars/{car}/open")
+    again = open_car(client, f"/api/browse/catapi/{GOLF}/cars/{car}/open")
+
+    assert again == opened and opened["url"] == f"/vehicles/{opened['vehicleId']}"
+    tree = client.get(f"/api/vehicles/{opened['vehicleId']}/categories").get_json()
+    assert tree["categories"] and {item["catalogVehicleId"] for item in tree["categories"]} == {
+        opened["catalogVehicleId"]
+    }
+    leaf = first_leaf(client, opened["vehicleId"])
+    assert leaf["parts"] and leaf["category"]["catalogVehicleId"] == opened["catalogVehicleId"]
+    stored = db.session.get(CatalogVehicle, opened["catalogVehicleId"])
+    assert (stored.source, stored.catalog, stored.external_id, stored.model) == ("catapi", GOLF, car, "Golf")
+    vehicle = db.session.get(Vehicle, opened["vehicleId"])
+    assert vehicle.vin == "" and vehicle.brand_name == "Volkswagen"
+
+
+def test_two_dealers_opening_the_same_car_share_one_catalog_vehicle(
+    client, dealer, create_user, sign_in, make_subscription, upstreams
+):
+    car = golf_car(client)
+    first = open_car(client, f"/api/browse/catapi/{GOLF}/cars/{car}/open")
+    other = create_user()
+    make_subscription(other, "active", plan_key="full")
+    sign_in(other.email)
+
+    second = open_car(client, f"/api/browse/catapi/{GOLF}/cars/{car}/open")
+
+    assert second == first
+    assert stored_count(external_id=car) == 1
+
+
+def test_without_a_plan_a_car_is_not_opened(client, create_user, sign_in, billing_catalog, upstreams):
+    sign_in(create_user().email)
+
+    refused = open_car(client, "/api/browse/scrape/renault/vehicles/REN-BH/open", status=403)
+
+    assert refused["error"]["code"] == "subscription_required"
+
+
+def test_the_page_opens_a_car_into_its_vehicle_page(client, dealer, upstreams):
+    car = golf_car(client)
+    model = client.get(f"/api/browse/catapi/{GOLF}/models").get_json()["models"][0]["id"]
+    cars_page = client.get(f"/browse/catapi/{GOLF}/{model}").get_data(as_text=True)
+    action = f"/browse/catapi/{GOLF}/cars/{car}/open"
+    assert f'action="{action}"' in cars_page
+
+    response = client.post(action, data={"csrf_token": csrf_token_from(cars_page)})
+
+    assert response.status_code == 303 and response.headers["Location"].startswith("/vehicles/")
+    page = client.get(response.headers["Location"]).get_data(as_text=True)
+    assert "Volkswagen Golf" in page and "Motor" in page and "Şasi" not in page
+    assert client.post(action).status_code in {400, 403}  # no CSRF token
+
+
+def test_a_web_catalog_vehicle_opens_the_same_way(client, dealer, upstreams):
+    opened = open_car(client, "/api/browse/scrape/renault/vehicles/REN-BH/open")
+
+    tree = client.get(f"/api/vehicles/{opened['vehicleId']}/categories").get_json()
+    assert tree["categories"] and tree["categories"][0]["catalogVehicleId"] == opened["catalogVehicleId"]
+    assert db.session.get(Vehicle, opened["vehicleId"]).source == "scrape"
+
+
+def test_opening_is_brand_bound_and_an_unknown_car_is_not_found(
+    client, create_user, sign_in, make_subscription, upstreams
+):
+    user = create_user()
+    make_subscription(user, "active", plan_key="single")  # Alfa Romeo only
+    sign_in(user.email)
+
+    refused = open_car(client, "/api/browse/scrape/renault/vehicles/REN-BH/open", status=403)
+    missing = open_car(client, f"/api/browse/catapi/{GOLF}/cars/ffffffffffffffff/open", status=404)
+
+    assert refused["error"]["code"] == "brand_not_in_plan"
+    assert missing["error"]["code"] == "not_found_upstream"
+    assert stored_count(external_id="REN-BH") == stored_count(external_id="ffffffffffffffff") == 0
