@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.accounts.models import User
-from app.browse.upstream import catapi, checked_id, checked_value, ensure_brand_named, names, upstream
+from app.browse.upstream import catapi, checked_id, checked_value, drawing_view, ensure_brand_named, names, upstream
 from app.catalog.folding import fold
 from app.sources.base import Car
 from app.sources.catapi import SchemaInfo
@@ -110,21 +110,7 @@ def schema(user: User, catalog: str, car_id: str, schema_id: str) -> dict[str, A
         "car": car_view(car),
         "schemaId": schema_id,
         "image": {"url": sheet.image_url, "width": sheet.width, "height": sheet.height},
-        "hotspots": [
-            {"position": spot.position, "x1": spot.x1, "y1": spot.y1, "x2": spot.x2, "y2": spot.y2}
-            for spot in sheet.hotspots
-        ],
-        "parts": [
-            {
-                "position": row.position,
-                "oemCode": row.oem,
-                **names(row.name),
-                "quantity": row.quantity,
-                "remark": row.remark,
-                "unavailable": row.unavailable,
-            }
-            for row in sheet.parts
-        ],
+        **drawing_view(sheet.hotspots, sheet.parts),
     }
 
 

@@ -16,7 +16,15 @@ from flask_babel import gettext as _
 from rapidfuzz import fuzz, process, utils
 
 from app.accounts.models import User
-from app.browse.upstream import checked_id, ensure_brand_named, names, not_found_upstream, scrape, upstream
+from app.browse.upstream import (
+    checked_id,
+    drawing_view,
+    ensure_brand_named,
+    names,
+    not_found_upstream,
+    scrape,
+    upstream,
+)
 from app.catalog.folding import fold
 from app.core.errors import ApiError
 from app.sources.scrape import WIZARD_STEPS, VehicleInfo, WizardMatch, WizardPage
@@ -141,23 +149,7 @@ def parts(user: User, brand: str, code: str, group_id: str) -> dict[str, Any]:
         "vehicle": vehicle_view(vehicle),
         "groupId": group_id,
         "image": None if picture is None else {"url": picture.url, "width": picture.width, "height": picture.height},
-        "hotspots": []
-        if picture is None
-        else [
-            {"position": spot.position, "x1": spot.x1, "y1": spot.y1, "x2": spot.x2, "y2": spot.y2}
-            for spot in picture.hotspots
-        ],
-        "parts": [
-            {
-                "position": row.position,
-                "oemCode": row.oem,
-                **names(row.name),
-                "quantity": row.quantity,
-                "remark": row.remark,
-                "unavailable": row.unavailable,
-            }
-            for row in sheet.parts
-        ],
+        **drawing_view(picture.hotspots if picture else (), sheet.parts),
     }
 
 

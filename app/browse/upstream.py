@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import re
 import threading
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
@@ -26,6 +26,7 @@ from app.billing.models import Brand
 from app.core.errors import ApiError
 from app.extensions import db
 from app.sources.catapi import CatapiError, CatapiNotFoundError, CatapiSettings, CatapiSource
+from app.sources.pictures import HotspotBox
 from app.sources.scrape import ScrapeError, ScrapeNotFoundError, ScrapeSettings, ScrapeSource
 from app.translation.services import current_translator
 
@@ -127,6 +128,26 @@ def ensure_brand_named(user: User, name: str | None) -> Brand | None:
         return brand
     ensure_brand_access(user, brand.id if brand else NO_BRAND)  # a make no plan sells is in no plan
     return brand
+
+
+def drawing_view(hotspots: Iterable[HotspotBox], parts: Iterable[Any]) -> dict[str, list[dict[str, Any]]]:
+    """A drawing's hotspots (native pixels) and part rows (an adapter's PartRow: oem, name, position...)."""
+    return {
+        "hotspots": [
+            {"position": spot.position, "x1": spot.x1, "y1": spot.y1, "x2": spot.x2, "y2": spot.y2} for spot in hotspots
+        ],
+        "parts": [
+            {
+                "position": row.position,
+                "oemCode": row.oem,
+                **names(row.name),
+                "quantity": row.quantity,
+                "remark": row.remark,
+                "unavailable": row.unavailable,
+            }
+            for row in parts
+        ],
+    }
 
 
 def names(english: str) -> dict[str, str]:
