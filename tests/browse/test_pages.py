@@ -5,6 +5,10 @@ in Turkish with a retry, and who may see them."""
 from __future__ import annotations
 
 import re
+from urllib.parse import quote, urlencode
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from app.browse.links import browse_make, model_year
 from tests.catalog.test_pages import text_of
@@ -96,3 +100,23 @@ def test_the_model_year_is_taken_only_where_the_vin_gives_one_recent_year(app):
         assert model_year("ZZZ") is None
         assert browse_make("ZZZ99999999999999") is None
         assert browse_make("WVWZZZAUZHW100001") == {"make": "Volkswagen", "url": "/browse?make=volkswagen&year=2017"}
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    segment=st.text(min_size=1, max_size=30).filter(lambda text: "/" not in text and text not in {".", ".."}),
+    value=st.text(max_size=40),
+)
+def test_any_step_address_answers_without_a_server_error(client, dealer, upstreams, segment, value):
+    quoted, query = (
+        quote(segment, safe=""),
+        urlencode({"parameter": value, "year": value, "page": value, "body": value}),
+    )
+    for path in (
+        f"/browse?make={quote(value)}&{query}",
+        f"/browse/catapi/{quoted}?{query}",
+        f"/browse/catapi/volkswagen/{quoted}?{query}",
+        f"/browse/scrape/{quoted}?{query}",
+        f"/api/browse/scrape/renault/wizard-vehicles?model={quote(value)}&{query}",
+    ):
+        assert client.get(path).status_code < 500, path
