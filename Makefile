@@ -11,7 +11,7 @@ ASSETS := $(HTMX) $(SWAGGER_UI) $(PANZOOM)
 CATALOGS := $(wildcard translations/*/LC_MESSAGES/messages.po)
 COMPILED := $(CATALOGS:.po=.mo)
 
-.PHONY: run test lint format translations assets worker scheduler bench bench-catalog clean
+.PHONY: run test lint format translations assets worker scheduler bench bench-catalog bench-browse clean
 
 run: $(VENV)/.runtime $(ASSETS) $(COMPILED)
 	$(BIN)/python -m app.core.launcher
@@ -36,6 +36,9 @@ bench: $(VENV)/.dev
 
 bench-catalog: $(VENV)/.dev $(COMPILED)
 	$(BIN)/python -m bench.catalog
+
+bench-browse: $(VENV)/.dev $(COMPILED)
+	$(BIN)/python -m bench.browse
 
 translations: $(COMPILED)
 

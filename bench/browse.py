@@ -1,0 +1,116 @@
+"""Browsing without a VIN: what each step that reads an upstream adds to the upstream's own time.
+
+Each step's answer over HTTP (signed-in dealer, the app on loopback) is timed beside the same upstream calls made
+directly through the app's browse adapters, in turns, on sandboxes that take UPSTREAM_MS per call (as a real
+upstream does). The difference is the app's share: routing, the session and brand checks, translating names into
+Turkish and the JSON. Target: at most ALLOWANCE_MS at p50 and at p95. Run with `.venv/bin/python -m bench.browse`.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import requests
+from flask import Flask
+
+from app.browse import upstream
+from bench.measure import Result, percentile
+from bench.stack import LogTally, Served, bench_config, prepared_app, printed, run_benchmarks, shut_down
+from tests.support.upstreams import Upstreams
+
+UPSTREAM_MS = 40
+ALLOWANCE_MS = 60
+ROUNDS = 15
+
+
+@dataclass(frozen=True)
+class Step:
+    name: str
+    path: str
+    direct: Callable[[], object]  # the same upstream calls, through the adapter
+
+
+def steps(app: Flask, session: requests.Session, url: str) -> list[Step]:
+    """The browse steps of the Golf (catalog API) and the Clio (web catalog)."""
+    models = session.get(f"{url}/api/browse/catapi/volkswagen/models", timeout=30).json()["models"]
+    model = models[0]["id"]
+    cars = session.get(f"{url}/api/browse/catapi/volkswagen/models/{model}/cars", timeout=30).json()["cars"]
+    car = cars[0]["carId"]
+
+    def within(call: Callable[[], object]) -> Callable[[], object]:
+        def run() -> object:
+            with app.app_context():
+                return call()
+
+        return run
+
+    return [
+        Step("catalog API: models", "/api/browse/catapi/volkswagen/models",
+             within(lambda: upstream.catapi().models("volkswagen"))),
+        Step("catalog API: cars", f"/api/browse/catapi/volkswagen/models/{model}/cars",
+             within(lambda: upstream.catapi().cars("volkswagen", model, limit=25))),
+        Step("catalog API: a picture with parts", f"/api/browse/catapi/volkswagen/cars/{car}/schemas/103-010",
+             within(lambda: (upstream.catapi().car("volkswagen", car),
+                             upstream.catapi().parts("volkswagen", car, "103-010")))),
+        Step("web catalog: vehicles", "/api/browse/scrape/renault/vehicles",
+             within(lambda: upstream.scrape().vehicles("renault"))),
+        Step("web catalog: wizard", "/api/browse/scrape/renault/wizard",
+             within(lambda: upstream.scrape().wizard("renault"))),
+    ]  # fmt: skip
+
+
+def timed(call: Callable[[], object]) -> float:
+    began = time.perf_counter()
+    call()
+    return time.perf_counter() - began
+
+
+def latency(values: list[float]) -> str:
+    return f"p50 {percentile(values, 50) * 1000:.1f} ms  p95 {percentile(values, 95) * 1000:.1f} ms"
+
+
+def measure(step: Step, session: requests.Session, url: str) -> Result:
+    answered: list[float] = []
+    direct: list[float] = []
+
+    def ask() -> None:
+        response = session.get(url + step.path, timeout=30)
+        response.raise_for_status()
+
+    for _ in range(ROUNDS):  # in turns: both see the same moment of a shared machine
+        answered.append(timed(ask))
+        direct.append(timed(step.direct))
+    added = [percentile(answered, p) - percentile(direct, p) for p in (50, 95)]
+    return Result(
+        name=f"browse step, {step.name}: GET {step.path}",
+        current=f"app over HTTP      {latency(answered)}",
+        baseline=f"the upstream calls {latency(direct)}",
+        ratio=f"added p50 {added[0] * 1000:.1f} ms  p95 {added[1] * 1000:.1f} ms",
+        target=f"adds <= {ALLOWANCE_MS} ms at p50 and at p95 (upstream calls take {UPSTREAM_MS} ms each)",
+        passed=all(value * 1000 <= ALLOWANCE_MS for value in added),
+    )
+
+
+def run(database_url: str, redis_url: str) -> list[Result]:
+    upstreams = Upstreams.start()
+    try:
+        with tempfile.TemporaryDirectory(prefix="bench-browse-") as storage:
+            app = prepared_app({**bench_config(database_url, redis_url, upstreams), "STORAGE_DIR": storage})
+            tally = LogTally().install()
+            served = Served.start(app, "bench-browse")
+            try:
+                session = served.sessions(1, served.signed_in_cookies())[0]
+                upstreams.catapi.faults.latency_ms = upstreams.scrape.faults.latency_ms = UPSTREAM_MS
+                return [printed(measure(step, session, served.url), tally) for step in steps(app, session, served.url)]
+            finally:
+                shut_down(served, app)
+    finally:
+        upstreams.stop()
+
+
+if __name__ == "__main__":
+    sys.exit(run_benchmarks(run))
