@@ -14,7 +14,7 @@ from flask_babel import gettext as _
 
 from app.accounts.models import User
 from app.billing.access import ensure_brand_access
-from app.catalog import names, store
+from app.catalog import bridge, names, store
 from app.catalog.models import Category, Part
 from app.catalog.providers import (
     CategoryRef,
@@ -70,9 +70,14 @@ def stored_levels(vehicle: Vehicle, parent_ids: list[int]) -> dict[int | None, l
 
 
 def fetch_roots(vehicle: Vehicle) -> bool:
+    """Store the vehicle's root categories: a copy of the tree another row of the same car has stored (a VIN and a
+    browsed car, app.catalog.bridge), else the roots from the upstream; whether any were stored."""
     provider = provider_for(vehicle, current_app.config)
     if provider is None:
         return False
+    if bridge.has_same_car_tree(vehicle):
+        begin_writes(db.session)
+        return bridge.copy_same_car_tree(vehicle)
     vehicle_id, source = vehicle.id, vehicle.source
     try:
         nodes = provider.roots()

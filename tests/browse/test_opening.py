@@ -8,6 +8,7 @@ import sqlalchemy as sa
 
 from app.browse.models import CatalogVehicle
 from app.extensions import db
+from app.sources.sandbox.catalog import VIN_GOLF
 from app.vehicles.models import Vehicle
 from tests.catalog.test_categories import first_leaf
 from tests.conftest import SITE, csrf_token_from
@@ -110,3 +111,39 @@ def test_opening_is_brand_bound_and_an_unknown_car_is_not_found(
     assert refused["error"]["code"] == "brand_not_in_plan"
     assert missing["error"]["code"] == "not_found_upstream"
     assert stored_count(external_id="REN-BH") == stored_count(external_id="ffffffffffffffff") == 0
+
+
+def test_a_vin_decoded_after_its_car_was_browsed_opens_with_the_stored_tree(client, dealer, upstreams):
+    car = golf_car(client)
+    browsed = open_car(client, f"/api/browse/catapi/{GOLF}/cars/{car}/open")
+    browsed_leaf = first_leaf(client, browsed["vehicleId"])
+    before = len(upstreams.catapi.calls(path_prefix=f"/catalogs/{GOLF}/"))
+
+    decoded = client.post("/api/vehicles/decode", json={"vin": VIN_GOLF}, headers=SITE).get_json()["vehicle"]
+    tree = client.get(f"/api/vehicles/{decoded['id']}/categories").get_json()
+    leaf = first_leaf(client, decoded["id"])
+
+    assert decoded["id"] != browsed["vehicleId"]
+    assert [item["name"] for item in tree["categories"]] == [
+        item["name"] for item in client.get(f"/api/vehicles/{browsed['vehicleId']}/categories").get_json()["categories"]
+    ]
+    assert [part["oemCode"] for part in leaf["parts"]] == [part["oemCode"] for part in browsed_leaf["parts"]]
+    assert leaf["schema"]["hotspots"] == browsed_leaf["schema"]["hotspots"]
+    assert {item["catalogVehicleId"] for item in tree["categories"]} == {None}
+    assert len(upstreams.catapi.calls(path_prefix=f"/catalogs/{GOLF}/")) == before  # nothing fetched again
+
+
+def test_a_car_browsed_after_its_vin_was_decoded_opens_with_the_stored_tree(client, dealer, upstreams):
+    decoded = client.post("/api/vehicles/decode", json={"vin": VIN_GOLF}, headers=SITE).get_json()["vehicle"]
+    first_leaf(client, decoded["id"])  # its tree stored down to a drawing
+    before = len(upstreams.catapi.calls(path_prefix=f"/catalogs/{GOLF}/groups2"))
+
+    browsed = open_car(client, f"/api/browse/catapi/{GOLF}/cars/{car_of(decoded)}/open")
+    tree = client.get(f"/api/vehicles/{browsed['vehicleId']}/categories").get_json()
+
+    assert {item["catalogVehicleId"] for item in tree["categories"]} == {browsed["catalogVehicleId"]}
+    assert len(upstreams.catapi.calls(path_prefix=f"/catalogs/{GOLF}/groups2")) == before
+
+
+def car_of(decoded: dict) -> str:
+    return db.session.get(Vehicle, decoded["id"]).raw_data["carId"]
