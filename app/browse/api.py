@@ -28,7 +28,7 @@ from app.browse.schemas import (
     WizardVehiclesQuery,
 )
 from app.core.openapi import documented
-from app.core.validation import int_arg
+from app.core.validation import int_arg, optional_json_body
 
 bp = Blueprint("browse_api", __name__, url_prefix="/api/browse")
 
@@ -67,6 +67,7 @@ def catapi_cars(catalog: str, model: str):
 @bp.post("/catapi/<catalog>/cars/<car>/open")
 @documented(Opened, errors=BRAND_BOUND, summary="Open a car: its catalog vehicle, stored once, and its vehicle page")
 def catapi_open(catalog: str, car: str):
+    optional_json_body()
     return jsonify(opening.open_catapi_car(current_user, catalog, car))
 
 
@@ -120,6 +121,7 @@ def scrape_wizard_vehicles(brand: str):
 @bp.post("/scrape/<brand>/vehicles/<code>/open")
 @documented(Opened, errors=BRAND_BOUND, summary="Open a web-catalog vehicle as a catalog vehicle")
 def scrape_open(brand: str, code: str):
+    optional_json_body()
     return jsonify(opening.open_scrape_vehicle(current_user, brand, code))
 
 

@@ -86,6 +86,13 @@ def json_body() -> dict[str, Any]:
     return data
 
 
+def optional_json_body() -> dict[str, Any]:
+    """For a route that needs no body: nothing, or a JSON object checked like any other (a broken one is refused)."""
+    if not request.get_data(cache=True):
+        return {}
+    return json_body()
+
+
 def text_field(data: dict[str, Any], name: str, label: str, *, max_length: int, required: bool = True) -> str:
     """A text field of `data`, stripped; refuse missing, non-text and over-long values naming the field."""
     value = data.get(name)

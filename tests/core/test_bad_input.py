@@ -156,6 +156,7 @@ def test_a_lone_surrogate_in_an_account_field_is_refused(client, signed_in):
 # JSON routes that read no body: they answer as they would to any body.
 NO_BODY = {
     ("/api/account/connections/google", "DELETE"),
+    ("/api/admin/translations/terms/1", "DELETE"),
     ("/api/auth/sign-out", "POST"),
     ("/api/subscriptions/cancel-pending", "PATCH"),
     ("/api/subscriptions/downgrade", "DELETE"),
