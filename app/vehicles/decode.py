@@ -30,7 +30,7 @@ from app.extensions import db, queues, redis_store
 from app.sources import wmi
 from app.sources.base import Car, LookupResult, Outcome
 from app.sources.vin_api import VinApiSettings
-from app.vehicles import picks
+from app.vehicles import picks, scrape_cache
 from app.vehicles import sources as source_pool
 from app.vehicles.answers import DecodeAnswer, Pick, normalize_vin, vehicle_view
 from app.vehicles.breaker import CircuitBreaker
@@ -269,7 +269,9 @@ def _decode_upstream(run: Run, cache: ResolveCache) -> DecodeAnswer:
     breaker = portal_breaker()
     gate = PortalGate(routed=bool(info and info.routed_to_portal(source_pool.suspended_makes(config))), breaker=breaker)
     settle_by = run.deadline - _fallback_reserve(run)
-    report = run_race(run.vin, source_pool.catalog_sources(config), gate, run.deadline, run.on_stage, settle_by)
+    sources = scrape_cache.with_stored_scrape(run.vin, source_pool.catalog_sources(config))
+    report = run_race(run.vin, sources, gate, run.deadline, run.on_stage, settle_by)
+    scrape_cache.remember(run.vin, report, sources)
     _note_race(run, report)
     if report.aborted:
         return _aborted(run)

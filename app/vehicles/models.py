@@ -117,3 +117,14 @@ class VinRequest(db.Model):
         sa.CheckConstraint(f"kind IN {VIN_REQUEST_KINDS}", name="kind"),
         sa.UniqueConstraint("user_id", "vin", "kind"),
     )
+
+
+class ScrapeVinCache(db.Model):
+    """What the web catalog answered for a VIN (its car, or its candidates): a repeat VIN skips that upstream call,
+    also when the VIN's vehicle is not stored (candidates not picked yet, a deleted vehicle, an emptied Redis)."""
+
+    __tablename__ = "scrape_vin_cache"
+
+    vin: Mapped[str] = mapped_column(sa.String(17), primary_key=True)
+    cars: Mapped[list[dict[str, Any]]] = mapped_column(JsonDocument, default=list)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

@@ -458,3 +458,30 @@ def test_a_vehicle_removed_from_the_history_comes_back_when_decoded_again(dealer
     decode_vin(VIN_GOLF)
 
     assert [item["id"] for item in client.get("/api/vehicles/history").get_json()["items"]] == [vehicle_id]
+
+
+# --- the web catalog's VIN cache ----------------------------------------------------------------------------------
+
+
+def forget(vin: str) -> None:
+    """The VIN as if never decoded: no stored vehicle, no Redis answer (the database's scrape VIN cache stays)."""
+    db.session.execute(sa.delete(Vehicle).where(Vehicle.vin == vin))
+    db.session.commit()
+    ResolveCache(redis_store.client).clear(vin)
+
+
+@pytest.mark.parametrize("vin", [VIN_CLIO, VIN_SCRAPE_SEVERAL])
+def test_a_repeat_vin_takes_the_web_catalog_s_answer_from_its_cache(dealer, decode_vin, upstreams, vin):
+    first = decode_vin(vin).get_json()
+    searches = len(upstreams.scrape.calls(path_prefix="/search"))
+    forget(vin)
+
+    again = decode_vin(vin).get_json()
+
+    assert searches == 1
+    assert len(upstreams.scrape.calls(path_prefix="/search")) == searches  # no second call to the web catalog
+    assert again.get("result") == first.get("result") and again.get("source") == first.get("source")
+    if "candidates" in first:
+        assert [car["carId"] for car in again["candidates"]] == [car["carId"] for car in first["candidates"]]
+    else:
+        assert (again["vehicle"]["model"], again["vehicle"]["source"]) == (first["vehicle"]["model"], "scrape")
