@@ -14,11 +14,13 @@ DESKTOP = {"width": 1366, "height": 768}
 PHONES = ({"width": 390, "height": 844}, {"width": 360, "height": 740})
 
 
+DRAWER_MAX_WIDTH = 832  # app.css: the tree is a drawer up to 52rem
+
+
 def open_oil_filter(page, url: str, dealer) -> None:  # noqa: ANN001
     vehicle_url = open_golf(page, url, dealer)
-    drawer = page.locator("[data-drawer-open]")
-    if drawer.is_visible():  # a phone: the tree is a drawer
-        drawer.click()
+    if page.viewport_size["width"] <= DRAWER_MAX_WIDTH:  # a phone: the tree is a drawer (not judged by the button's
+        page.locator("[data-drawer-open]").click()  # visibility: before the stylesheet applies, it shows everywhere)
     open_branch(page, "Motor")
     open_branch(page, "Silindir bloğu")
     page.locator("#catalog-tree").get_by_role("link", name=re.compile(r"^Yağ filtresi 103-010$")).click()
