@@ -44,6 +44,12 @@ def plural(word: str, like: str | None = None) -> str:
     return f"{word}{'lar' if vowel in BACK_UNROUNDED + BACK_ROUNDED else 'ler'}"
 
 
+def plural_possessive(word: str, like: str | None = None) -> str:
+    """`disk` → `diskleri`, `filtre` → `filtreleri` (the head of a compound in the plural)."""
+    many = plural(word, like)
+    return many + ("ı" if many.endswith("lar") else "i")
+
+
 UNSOFTENED = {"ğ": "k", "b": "p", "c": "ç", "d": "t"}
 
 
@@ -63,8 +69,7 @@ def compound_plural(compound: str, known_words: Container[str]) -> str:
         stem = next((stem for stem in stems if stem in known_words and last.startswith(stem[:-1])), None)
         if stem is None:
             return plural(compound) if last in known_words else compound
-    many = plural(stem, like=last)
-    return " ".join([*first, many + ("ı" if many.endswith("lar") else "i")])
+    return " ".join([*first, plural_possessive(stem, like=last)])
 
 
 def lower(text: str) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Protocol
@@ -237,19 +237,21 @@ class Translator:
 
     def _plural_of(self, phrase: list[str]) -> Term | None:
         """The noun term of a phrase whose last word is in the plural ("brake discs")."""
-        for cut, add in (("ies", "y"), ("es", ""), ("s", "")):
-            last = phrase[-1]
-            if last.endswith(cut) and len(last) > len(cut) + 2:
-                term = self._terms.get(" ".join([*phrase[:-1], last[: -len(cut)] + add]))
-                if term is not None and term.kind == "noun":
-                    return term
+        for singular in _singular_forms(phrase[-1]):
+            term = self._terms.get(" ".join([*phrase[:-1], singular]))
+            if term is not None and term.kind == "noun":
+                return term
         return None
 
     def _singular(self, key: str) -> Term | None:
-        for cut, add in (("ies", "y"), ("es", ""), ("s", "")):
-            if key.endswith(cut) and len(key) > len(cut) + 2 and (term := self._terms.get(key[: -len(cut)] + add)):
-                return term
-        return None
+        return next((term for form in _singular_forms(key) if (term := self._terms.get(form))), None)
+
+
+def _singular_forms(word: str) -> Iterator[str]:
+    """What an English plural may be the plural of: batteries → battery, boxes → box, discs → disc."""
+    for cut, add in (("ies", "y"), ("es", ""), ("s", "")):
+        if word.endswith(cut) and len(word) > len(cut) + 2:
+            yield word[: -len(cut)] + add
 
 
 def _kept(word: str, key: str) -> bool:
@@ -274,10 +276,9 @@ def _inflected(unit: _Unit, compound: bool, known_words: frozenset[str]) -> str:
     if unit.plural:
         if not single:
             return morphology.compound_plural(base, known_words)
-        many = morphology.plural(base, like=term.possessive)
         if compound:
-            return many + ("ı" if many.endswith("lar") else "i")
-        return many
+            return morphology.plural_possessive(base, like=term.possessive)
+        return morphology.plural(base, like=term.possessive)
     if compound and (term.possessive or single):
         return term.possessive or morphology.possessive(base)
     return base
