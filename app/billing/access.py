@@ -16,8 +16,9 @@ from app.core.errors import ApiError
 View = TypeVar("View", bound=Callable[..., Any])
 
 
-def ensure_brand_access(user: User, brand_id: int) -> None:
-    """Refuse with 403 unless `user` is an admin or has a live subscription that includes `brand_id`."""
+def ensure_brand_access(user: User, brand_id: int | None) -> None:
+    """Refuse with 403 unless `user` is an admin or has a live subscription that includes `brand_id` (None: a make no
+    plan sells, which no subscription includes)."""
     if user.is_admin:
         return
     live, covered = subscriptions.brand_coverage(user, brand_id)

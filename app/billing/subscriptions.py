@@ -107,7 +107,7 @@ def _brand_coverage_query() -> sa.Select:
 BRAND_COVERAGE = _brand_coverage_query()
 
 
-def brand_coverage(user: User, brand_id: int) -> tuple[bool, bool]:
+def brand_coverage(user: User, brand_id: int | None) -> tuple[bool, bool]:
     """(has a live subscription, it opens `brand_id`): every active brand on the Full plan, else the chosen ones."""
     # A plain read of the request's connection: the ORM session's execute cost as much Python as the round trip.
     parameters = {"user_id": user.id, "brand_id": brand_id, "now": utcnow()}

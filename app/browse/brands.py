@@ -18,6 +18,7 @@ def catalogs_by_brand(user: User) -> dict[str, Any]:
     `unavailableSources` and the others are still listed."""
     by_brand: dict[str, dict[str, Any]] = {}
     unavailable = []
+    opened = None if user.is_admin else subscriptions.brand_ids_for(user)  # None: every make
     for source, listed in SOURCES.items():
         try:
             found = listed()
@@ -25,15 +26,18 @@ def catalogs_by_brand(user: User) -> dict[str, Any]:
             unavailable.append(source)
             continue
         for catalog in found:
-            entry = by_brand.setdefault(catalog["name"].casefold(), _brand_entry(user, catalog["name"]))
+            key = catalog["name"].casefold()
+            entry = (
+                by_brand[key] if key in by_brand else by_brand.setdefault(key, _brand_entry(catalog["name"], opened))
+            )
             entry["catalogs"].append({"source": source, **catalog})
     brands = sorted(by_brand.values(), key=lambda entry: entry["name"].casefold())
     return {"brands": brands, "unavailableSources": unavailable}
 
 
-def _brand_entry(user: User, name: str) -> dict[str, Any]:
+def _brand_entry(name: str, opened: set[int] | None) -> dict[str, Any]:
     brand = brand_named(name)
-    in_plan = user.is_admin or (brand is not None and all(subscriptions.brand_coverage(user, brand.id)))
+    in_plan = opened is None or (brand is not None and brand.id in opened)
     return {
         "name": brand.name if brand else name,
         "brandId": brand.id if brand else None,

@@ -153,8 +153,3 @@ def _store(car: BrowsedCar) -> CatalogVehicle:
     )
     db.session.commit()
     return _stored(car)
-
-
-def catalog_vehicle_id(vehicle_id: int) -> int | None:
-    """The catalog vehicle whose tree a vehicle row holds (None for a decoded vehicle)."""
-    return db.session.scalar(sa.select(CatalogVehicle.id).where(CatalogVehicle.vehicle_id == vehicle_id))

@@ -36,7 +36,6 @@ log = logging.getLogger(__name__)
 UPSTREAM_FAULTS = (CatapiError, ScrapeError, requests.RequestException, ValueError, KeyError, TypeError)
 NOT_FOUND = (CatapiNotFoundError, ScrapeNotFoundError)
 ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]{0,99}")
-NO_BRAND = 0  # no brand row has this id
 VALUE_PATTERN = re.compile(r"[^\x00-\x1f\x7f<>]{1,100}")  # an upstream's option or parameter value
 
 
@@ -126,7 +125,7 @@ def ensure_brand_named(user: User, name: str | None) -> Brand | None:
     brand = brand_named(name)
     if user.is_admin:
         return brand
-    ensure_brand_access(user, brand.id if brand else NO_BRAND)  # a make no plan sells is in no plan
+    ensure_brand_access(user, brand.id if brand else None)
     return brand
 
 

@@ -15,9 +15,9 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from app.browse.models import CatalogVehicle
+from app.catalog import store
 from app.catalog.models import Category, Hotspot, Part, SchemaPicture
-from app.core.db import insert_for
+from app.core.db import begin_writes, insert_for
 from app.extensions import db
 from app.vehicles.models import Vehicle
 
@@ -27,18 +27,13 @@ CAR_KEYS = {"catapi": "carId", "scrape": "catalog_code"}  # what names the upstr
 PART_BATCH = 1000
 
 
-def has_same_car_tree(vehicle: Vehicle) -> bool:
-    return _same_car_with_tree(vehicle) is not None
-
-
 def copy_same_car_tree(vehicle: Vehicle) -> bool:
-    """Copy the stored tree of another vehicle row of the same car into `vehicle` (which has none, and whose writes
-    have begun); whether it did."""
+    """Copy the stored tree of another vehicle row of the same car into `vehicle` (which has none); whether it did."""
     source_id = _same_car_with_tree(vehicle)
     if source_id is None:
         return False
-    catalog_vehicle_id = db.session.scalar(sa.select(CatalogVehicle.id).where(CatalogVehicle.vehicle_id == vehicle.id))
-    categories = _copy_categories(source_id, vehicle.id, catalog_vehicle_id)
+    begin_writes(db.session)
+    categories = _copy_categories(source_id, vehicle.id, store.catalog_vehicle_of(vehicle.id))
     _copy_parts(source_id, vehicle.id, categories)
     _copy_pictures(source_id, categories)
     log.info("vehicle %s: copied the stored tree of vehicle %s (%d categories)", vehicle.id, source_id, len(categories))

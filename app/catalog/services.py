@@ -75,9 +75,8 @@ def fetch_roots(vehicle: Vehicle) -> bool:
     provider = provider_for(vehicle, current_app.config)
     if provider is None:
         return False
-    if bridge.has_same_car_tree(vehicle):
-        begin_writes(db.session)
-        return bridge.copy_same_car_tree(vehicle)
+    if bridge.copy_same_car_tree(vehicle):
+        return True
     vehicle_id, source = vehicle.id, vehicle.source
     try:
         nodes = provider.roots()

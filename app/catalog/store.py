@@ -23,7 +23,7 @@ def save_nodes(vehicle_id: int, source: str, parent_id: int | None, nodes: Seque
     """Store a level of the tree (starting with the write, see `begin_writes`) and mark the parent drilled."""
     translator = translation.current_translator() if nodes else None
     language = translation.source_language(source)
-    catalog_vehicle_id = _catalog_vehicle_of(vehicle_id) if nodes else None
+    catalog_vehicle_id = catalog_vehicle_of(vehicle_id) if nodes else None
     rows = [
         {
             "vehicle_id": vehicle_id,
@@ -49,7 +49,7 @@ def save_nodes(vehicle_id: int, source: str, parent_id: int | None, nodes: Seque
         db.session.execute(sa.update(Category).where(Category.id == parent_id).values(children_fetched_at=utcnow()))
 
 
-def _catalog_vehicle_of(vehicle_id: int) -> int | None:
+def catalog_vehicle_of(vehicle_id: int) -> int | None:
     """The catalog vehicle (a car reached by browsing) whose tree the vehicle row holds; None for a decoded VIN."""
     return db.session.scalar(sa.select(CatalogVehicle.id).where(CatalogVehicle.vehicle_id == vehicle_id))
 
