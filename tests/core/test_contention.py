@@ -1,7 +1,8 @@
 """A shop of dealers at once, on the product as `make run` serves it, while the worker stores a catalog.
 
 Eight dealers in parallel, in three waves: sign up, start the trial, sign out and back in through the login page,
-decode three VINs, report an unrecognised one, read the history. Nothing may answer 5xx and no row may be lost.
+decode three VINs, report an unrecognised one, read the history, browse to the same car and open it. Nothing may
+answer 5xx, no row may be lost, and the car opened by all is stored once.
 Runs on the embedded default (SQLite + embedded store under gunicorn) and, with TEST_DATABASE_URL, on PostgreSQL.
 """
 
@@ -41,6 +42,7 @@ class Dealer:
     email: str = field(default_factory=lambda: f"bayi-{uuid.uuid4().hex[:10]}@example.com")
     statuses: Counter = field(default_factory=Counter)
     server_errors: list[str] = field(default_factory=list)
+    opened: set[int] = field(default_factory=set)  # the catalog vehicles its browsing opened
 
     def __post_init__(self) -> None:
         self.http = requests.Session()
@@ -77,6 +79,17 @@ class Dealer:
         self.expect(REDIRECTS, "POST", "/vin/report", data=report)
         history = self.expect((200,), "GET", "/api/vehicles/history").json()
         assert {item["vin"] for item in history["items"]} == set(VINS)
+        self.browse_to_the_golf()
+
+    def browse_to_the_golf(self) -> None:
+        """Every dealer opens the same browsed car at about the same moment: one catalog vehicle for all."""
+        self.expect((200,), "GET", "/api/browse/brands")
+        model = self.expect((200,), "GET", "/api/browse/catapi/volkswagen/models").json()["models"][0]["id"]
+        cars = self.expect((200,), "GET", f"/api/browse/catapi/volkswagen/models/{model}/cars").json()["cars"]
+        car = next(item["carId"] for item in cars if item["name"] == "Golf VII 1.6 TDI")
+        opened = self.expect((200,), "POST", f"/api/browse/catapi/volkswagen/cars/{car}/open", json={}).json()
+        self.opened.add(opened["catalogVehicleId"])
+        self.expect((200,), "GET", f"/api/vehicles/{opened['vehicleId']}/categories")
 
 
 def _run_waves(base_url: str) -> list[Dealer]:
@@ -105,6 +118,7 @@ def _stored(engine: sa.Engine, emails: list[str]) -> dict[str, int]:
             table = sa.table(name, sa.column("user_id"))
             counts[name] = _count(connection, table, table.c.user_id.in_(ids))
         counts["catalog"] = _count(connection, sa.table("category")) + _count(connection, sa.table("part"))
+        counts["catalog_vehicle"] = _count(connection, sa.table("catalog_vehicle"))
     return counts
 
 
@@ -126,6 +140,7 @@ def test_eight_dealers_in_three_waves_while_the_worker_writes_get_no_5xx_and_los
     assert stored["query_log"] == total * len(VINS)
     assert stored["vin_request"] == total
     assert stored["session"] == total  # the sign-up's session ended at sign-out, the login's is live
+    assert len({vehicle for dealer in dealers for vehicle in dealer.opened}) == stored["catalog_vehicle"] == 1
     # The worker went on storing the demo catalog and the new vehicles' trees while the dealers were at it.
     assert stored["catalog"] > catalog_before
 
