@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from typing import Any
 
 from werkzeug.serving import WSGIRequestHandler, make_server
 
@@ -13,12 +14,28 @@ class _QuietHandler(WSGIRequestHandler):
         pass
 
 
+def _closed_at_once(app: Callable) -> Callable:
+    """The app with each response's body read and closed before it is sent. werkzeug's server skips closing a response
+    when the client drops the connection before the end (draining the request raises first), which left a static
+    file open until the garbage collector closed it with a ResourceWarning. Nothing here streams."""
+
+    def buffered(environ: dict[str, Any], start_response: Callable) -> list[bytes]:
+        body = app(environ, start_response)
+        try:
+            return [b"".join(body)]
+        finally:
+            if hasattr(body, "close"):
+                body.close()
+
+    return buffered
+
+
 class LoopbackServer:
     def __init__(
         self, wsgi_app: Callable, *, host: str = "127.0.0.1", port: int = 0, name: str = "loopback", quiet: bool = False
     ) -> None:
         handler = _QuietHandler if quiet else None
-        self._server = make_server(host, port, wsgi_app, threaded=True, request_handler=handler)
+        self._server = make_server(host, port, _closed_at_once(wsgi_app), threaded=True, request_handler=handler)
         self._thread = threading.Thread(
             target=self._server.serve_forever, kwargs={"poll_interval": 0.1}, name=name, daemon=True
         )
