@@ -19,11 +19,12 @@ from redis.exceptions import RedisError
 from app.accounts.models import User
 from app.browse import catapi_flow, scrape_flow
 from app.browse.models import CatalogVehicle
-from app.browse.upstream import brand_named
+from app.browse.upstream import brand_named, checked_id, ensure_brand_named
 from app.core.db import begin_writes, insert_for, utcnow
 from app.extensions import db
 from app.vehicles.decode import enqueue_prefetch
 from app.vehicles.models import Vehicle
+from app.vehicles.picks import to_history_top
 
 log = logging.getLogger(__name__)
 
@@ -47,11 +48,16 @@ class BrowsedCar:
 
 
 def open_catapi_car(user: User, catalog: str, car_id: str) -> dict[str, Any]:
+    catalog, car_id = checked_id(catalog, "catalog"), checked_id(car_id, "car")
+    stored = _guarded_stored(user, "catapi", catalog, car_id)
+    if stored is not None:
+        return _opened(user, stored)
     car = catapi_flow.guarded_car(user, catalog, car_id)
     catalog_id = car.catalog_id or catalog
     raw = {"carId": car.car_id, "catalogId": catalog_id, "criteria": car.criteria, "parameters": car.parameters}
     name = car.raw.get("name") or car.model
     return open_car(
+        user,
         BrowsedCar(
             "catapi",
             catalog_id,
@@ -63,14 +69,19 @@ def open_catapi_car(user: User, catalog: str, car_id: str) -> dict[str, Any]:
             car.engine,
             car.parameters,
             raw,
-        )  # fmt: skip
-    )
+        ),
+    )  # fmt: skip
 
 
 def open_scrape_vehicle(user: User, brand: str, code: str) -> dict[str, Any]:
+    brand, code = checked_id(brand, "brand"), checked_id(code, "vehicle")
+    stored = _guarded_stored(user, "scrape", brand, code)
+    if stored is not None:
+        return _opened(user, stored)
     found = scrape_flow.guarded_vehicle(user, brand, code)
     raw = {"catalog_code": found.catalog_code, "catalogId": brand, "parameters": found.parameters}
     return open_car(
+        user,
         BrowsedCar(
             "scrape",
             brand,
@@ -82,19 +93,36 @@ def open_scrape_vehicle(user: User, brand: str, code: str) -> dict[str, Any]:
             found.engine,
             found.parameters,
             raw,
-        )  # fmt: skip
-    )
+        ),
+    )  # fmt: skip
 
 
-def open_car(car: BrowsedCar) -> dict[str, Any]:
+def open_car(user: User, car: BrowsedCar) -> dict[str, Any]:
     """The car's catalog vehicle, stored on first open (with its tree queued for the worker)."""
-    stored = _stored(car)
+    stored = _stored(car.source, car.catalog, car.external_id)
     if stored is None:
         stored = _store(car)
         try:
             enqueue_prefetch(stored.vehicle_id)
         except RedisError as error:  # the tree still loads as the dealer opens it; only the background walk is missing
             log.error("prefetch of catalog vehicle %s not queued: %s", stored.id, error)
+    return _opened(user, stored)
+
+
+def _guarded_stored(user: User, source: str, catalog: str, external_id: str) -> CatalogVehicle | None:
+    """A car opened before is served from storage, without asking its upstream again; the brand guard reads the make
+    it was stored with."""
+    stored = _stored(source, catalog, external_id)
+    if stored is not None:
+        ensure_brand_named(user, stored.brand_name)
+    return stored
+
+
+def _opened(user: User, stored: CatalogVehicle) -> dict[str, Any]:
+    """The opened car goes to the top of the dealer's history, where decoded VINs are."""
+    begin_writes(db.session)
+    to_history_top(user.id, stored.vehicle_id, utcnow())
+    db.session.commit()
     return {
         "catalogVehicleId": stored.id,
         "vehicleId": stored.vehicle_id,
@@ -102,12 +130,12 @@ def open_car(car: BrowsedCar) -> dict[str, Any]:
     }
 
 
-def _stored(car: BrowsedCar) -> CatalogVehicle | None:
+def _stored(source: str, catalog: str, external_id: str) -> CatalogVehicle | None:
     return db.session.scalar(
         sa.select(CatalogVehicle).where(
-            CatalogVehicle.source == car.source,
-            CatalogVehicle.catalog == car.catalog,
-            CatalogVehicle.external_id == car.external_id,
+            CatalogVehicle.source == source,
+            CatalogVehicle.catalog == catalog,
+            CatalogVehicle.external_id == external_id,
         )
     )
 
@@ -152,4 +180,4 @@ def _store(car: BrowsedCar) -> CatalogVehicle:
         )
     )
     db.session.commit()
-    return _stored(car)
+    return _stored(car.source, car.catalog, car.external_id)

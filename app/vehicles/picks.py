@@ -8,6 +8,7 @@ is the dealer's. A VIN's confirmed vehicle (a source answered with exactly one c
 from __future__ import annotations
 
 import uuid
+from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
@@ -66,6 +67,12 @@ def replace(user_id: uuid.UUID, vin: str, vehicle_id: int) -> None:
         .where(UserVehicle.user_id == user_id, UserVehicle.vehicle_id.in_(other_candidates))
         .execution_options(synchronize_session=False)
     )
+    to_history_top(user_id, vehicle_id, now)
+
+
+def to_history_top(user_id: uuid.UUID, vehicle_id: int, now: datetime) -> None:
+    """Put the vehicle at the top of the dealer's history (added when it is not there). Part of the caller's
+    transaction."""
     link = insert_for(db.session, UserVehicle).values(user_id=user_id, vehicle_id=vehicle_id, last_decoded_at=now)
     db.session.execute(
         link.on_conflict_do_update(

@@ -147,3 +147,39 @@ def test_a_car_browsed_after_its_vin_was_decoded_opens_with_the_stored_tree(clie
 
 def car_of(decoded: dict) -> str:
     return db.session.get(Vehicle, decoded["id"]).raw_data["carId"]
+
+
+def test_a_car_opened_before_opens_from_storage_without_its_upstream(
+    client, dealer, create_user, sign_in, make_subscription, upstreams
+):
+    car = golf_car(client)
+    first = open_car(client, f"/api/browse/catapi/{GOLF}/cars/{car}/open")
+    scraped = open_car(client, "/api/browse/scrape/renault/vehicles/REN-BH/open")
+    before = len(upstreams.catapi.calls(path_prefix=f"/catalogs/{GOLF}/"))
+    upstreams.catapi.faults.error_rate = upstreams.scrape.faults.error_rate = 1.0  # both upstreams down
+
+    assert open_car(client, f"/api/browse/catapi/{GOLF}/cars/{car}/open") == first
+    assert open_car(client, "/api/browse/scrape/renault/vehicles/REN-BH/open") == scraped
+    assert len(upstreams.catapi.calls(path_prefix=f"/catalogs/{GOLF}/")) == before
+    outsider = create_user()
+    make_subscription(outsider, "active", plan_key="single")  # Alfa Romeo only
+    sign_in(outsider.email)
+    refused = open_car(client, f"/api/browse/catapi/{GOLF}/cars/{car}/open", status=403)
+    assert refused["error"]["code"] == "brand_not_in_plan"
+
+
+def test_an_opened_car_goes_to_the_top_of_the_dealers_history(
+    client, dealer, create_user, sign_in, make_subscription, upstreams
+):
+    decoded = client.post("/api/vehicles/decode", json={"vin": VIN_GOLF}, headers=SITE).get_json()["vehicle"]
+    opened = open_car(client, "/api/browse/scrape/renault/vehicles/REN-BH/open")
+
+    history = client.get("/api/vehicles/history").get_json()["items"]
+    page = client.get("/vin").get_data(as_text=True)
+
+    assert [item["id"] for item in history] == [opened["vehicleId"], decoded["id"]]
+    assert f'href="/vehicles/{opened["vehicleId"]}"' in page and "Katalogdan" in page
+    other = create_user()
+    make_subscription(other, "active", plan_key="full")
+    sign_in(other.email)
+    assert client.get("/api/vehicles/history").get_json()["items"] == []
