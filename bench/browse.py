@@ -1,9 +1,15 @@
-"""Browsing without a VIN: what each step that reads an upstream adds to the upstream's own time.
+"""Browsing without a VIN: what each step that reads an upstream adds to the upstream's own time, and each step served
+from storage against its bare SQL.
 
 Each step's answer over HTTP (signed-in dealer, the app on loopback) is timed beside the same upstream calls made
 directly through the app's browse adapters, in turns, on sandboxes that take UPSTREAM_MS per call (as a real
 upstream does). The difference is the app's share: routing, the session and brand checks, translating names into
-Turkish and the JSON. Target: at most ALLOWANCE_MS at p50 and at p95. Run with `.venv/bin/python -m bench.browse`.
+Turkish and the JSON. Target: at most ALLOWANCE_MS at p50 and at p95.
+
+The steps served from storage (opening a car opened before: it asks no upstream, the dealer's history is updated)
+are handled by the app in this process (the WSGI call) beside the statements it ran for them, recorded once and
+replayed through the bare database driver, in turns. Target: within STORED_MAX_RATIO at p50 and at p95.
+Run with `make bench-browse` or `.venv/bin/python -m bench.browse`.
 """
 
 from __future__ import annotations
@@ -18,13 +24,17 @@ import requests
 from flask import Flask
 
 from app.browse import upstream
+from app.extensions import db
 from bench.measure import Result, percentile
+from bench.sql import BareSql, SqlRecorder, Statements
 from bench.stack import LogTally, Served, bench_config, prepared_app, printed, run_benchmarks, shut_down
 from tests.support.upstreams import Upstreams
 
 UPSTREAM_MS = 40
 ALLOWANCE_MS = 60
 ROUNDS = 15
+STORED_MAX_RATIO = 2.0
+STORED_ROUNDS = 60
 
 
 @dataclass(frozen=True)
@@ -49,6 +59,8 @@ def steps(app: Flask, session: requests.Session, url: str) -> list[Step]:
         return run
 
     return [
+        Step("the makes with their catalogs (both upstreams' lists)", "/api/browse/brands",
+             within(lambda: (upstream.catapi().catalogs(), upstream.scrape().brands()))),
         Step("catalog API: models", "/api/browse/catapi/volkswagen/models",
              within(lambda: upstream.catapi().models("volkswagen"))),
         Step("catalog API: cars", f"/api/browse/catapi/volkswagen/models/{model}/cars",
@@ -95,6 +107,88 @@ def measure(step: Step, session: requests.Session, url: str) -> Result:
     )
 
 
+@dataclass(frozen=True)
+class StoredStep:
+    name: str
+    method: str
+    path: str
+
+
+def stored_steps(session: requests.Session, url: str, headers: dict[str, str]) -> list[StoredStep]:
+    """A car of each catalog opened once (so stored), to be opened again."""
+    models = session.get(f"{url}/api/browse/catapi/volkswagen/models", timeout=30).json()["models"]
+    cars = session.get(f"{url}/api/browse/catapi/volkswagen/models/{models[0]['id']}/cars", timeout=30).json()["cars"]
+    opened = [
+        f"/api/browse/catapi/volkswagen/cars/{cars[0]['carId']}/open",
+        "/api/browse/scrape/renault/vehicles/REN-BH/open",
+    ]
+    for path in opened:
+        session.post(url + path, json={}, headers=headers, timeout=60).raise_for_status()
+    return [
+        StoredStep("a car opened before (catalog API)", "POST", opened[0]),
+        StoredStep("a vehicle opened before (web catalog)", "POST", opened[1]),
+    ]  # fmt: skip
+
+
+@dataclass
+class InProcess:
+    """The signed-in dealer's requests handed to the app in this process, their SQL recorded on demand."""
+
+    app: Flask
+    cookies: requests.cookies.RequestsCookieJar
+    headers: dict[str, str]
+    recorder: SqlRecorder
+
+    def __post_init__(self) -> None:
+        self.wsgi = self.app.test_client()
+        for cookie in self.cookies:
+            self.wsgi.set_cookie(cookie.name, cookie.value or "")
+
+    def call(self, step: StoredStep) -> None:
+        response = self.wsgi.open(
+            step.path, method=step.method, headers=self.headers, json={} if step.method == "POST" else None
+        )
+        if response.status_code != 200:
+            raise RuntimeError(f"in-process {step.method} {step.path}: {response.status_code}")
+
+    def recorded(self, step: StoredStep) -> Statements:
+        with self.recorder.recording() as statements:
+            self.call(step)
+        return list(statements)
+
+
+def measure_stored(step: StoredStep, client: InProcess, bare: BareSql) -> Result:
+    statements = client.recorded(step)
+    answered: list[float] = []
+    replayed: list[float] = []
+    for _ in range(STORED_ROUNDS):  # in turns, as above
+        answered.append(timed(lambda: client.call(step)))
+        replayed.append(timed(lambda: bare.run(statements)))
+    p50, p95 = (percentile(answered, p) / percentile(replayed, p) for p in (50, 95))
+    return Result(
+        name=f"browse step from storage, {step.name}: {step.method} {step.path}",
+        current=f"app (in process)   {latency(answered)}",
+        baseline=f"bare SQL           {latency(replayed)}",
+        ratio=f"p50 {p50:.2f}  p95 {p95:.2f}",
+        target=f"<= {STORED_MAX_RATIO:.1f} at p50 and at p95",
+        passed=p50 <= STORED_MAX_RATIO and p95 <= STORED_MAX_RATIO,
+        details=[f"{len(statements)} statements; {STORED_ROUNDS} rounds"],
+    )
+
+
+def from_storage(app: Flask, served: Served, database_url: str, tally: LogTally) -> list[Result]:
+    cookies = served.signed_in_cookies()
+    session = served.sessions(1, cookies)[0]
+    steps = stored_steps(session, served.url, served.headers)
+    with app.app_context():
+        client = InProcess(app, cookies, {"Origin": "http://localhost"}, SqlRecorder(db.engine))  # the test client's
+    bare = BareSql(database_url)
+    try:
+        return [printed(measure_stored(step, client, bare), tally) for step in steps]
+    finally:
+        bare.close()
+
+
 def run(database_url: str, redis_url: str) -> list[Result]:
     upstreams = Upstreams.start()
     try:
@@ -105,7 +199,11 @@ def run(database_url: str, redis_url: str) -> list[Result]:
             try:
                 session = served.sessions(1, served.signed_in_cookies())[0]
                 upstreams.catapi.faults.latency_ms = upstreams.scrape.faults.latency_ms = UPSTREAM_MS
-                return [printed(measure(step, session, served.url), tally) for step in steps(app, session, served.url)]
+                upstream_steps = steps(app, session, served.url)
+                return [
+                    *(printed(measure(step, session, served.url), tally) for step in upstream_steps),
+                    *from_storage(app, served, database_url, tally),
+                ]
             finally:
                 shut_down(served, app)
     finally:

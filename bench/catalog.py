@@ -14,12 +14,10 @@ import random
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
-import psycopg2
 import requests
 import sqlalchemy as sa
 from flask import Flask
@@ -31,6 +29,7 @@ from app.extensions import db
 from app.sources.sandbox.catalog import VIN_GOLF
 from app.vehicles.models import Vehicle
 from bench.measure import Result, percentile
+from bench.sql import BareSql, SqlRecorder
 from bench.stack import (
     BenchSetupError,
     LogTally,
@@ -123,51 +122,6 @@ def _copy_rows(connection: sa.Connection, table: sa.Table, copies: int, shifted:
 
 def _copied_value(column: str, step: int | None) -> str:
     return f"t.{column} + k * {step}" if step else f"t.{column}"
-
-
-# --- recording a request's SQL and replaying it bare --------------------------------------------------------------
-
-
-class SqlRecorder:
-    """Keeps the statements the app sends to the database while `recording()` is open (one request at a time)."""
-
-    def __init__(self, engine: sa.Engine) -> None:
-        self.statements: list[tuple[str, object]] | None = None
-        sa.event.listen(engine, "before_cursor_execute", self._seen)
-
-    def _seen(self, _connection, _cursor, statement, parameters, _context, _executemany) -> None:  # noqa: ANN001
-        if self.statements is not None:
-            self.statements.append((statement, parameters))
-
-    @contextmanager
-    def recording(self) -> Iterator[list[tuple[str, object]]]:
-        self.statements = []
-        try:
-            yield self.statements
-        finally:
-            self.statements = None
-
-
-class BareSql:
-    """The recorded statements again, through psycopg2 alone: each executed and its rows fetched, in one transaction
-    that ends as the app's do."""
-
-    def __init__(self, database_url: str) -> None:
-        url = sa.make_url(database_url)
-        self.connection = psycopg2.connect(
-            host=url.host, port=url.port or 5432, user=url.username, password=url.password, dbname=url.database
-        )
-
-    def run(self, statements: list[tuple[str, object]]) -> None:
-        with self.connection.cursor() as cursor:
-            for statement, parameters in statements:
-                cursor.execute(statement, parameters)
-                if cursor.description is not None:
-                    cursor.fetchall()
-        self.connection.commit()
-
-    def close(self) -> None:
-        self.connection.close()
 
 
 # --- samples ------------------------------------------------------------------------------------------------------

@@ -109,7 +109,7 @@ def open_car(user: User, car: BrowsedCar) -> dict[str, Any]:
     return _opened(user, stored)
 
 
-def _guarded_stored(user: User, source: str, catalog: str, external_id: str) -> CatalogVehicle | None:
+def _guarded_stored(user: User, source: str, catalog: str, external_id: str) -> sa.Row | None:
     """A car opened before is served from storage, without asking its upstream again; the brand guard reads the make
     it was stored with."""
     stored = _stored(source, catalog, external_id)
@@ -118,9 +118,9 @@ def _guarded_stored(user: User, source: str, catalog: str, external_id: str) -> 
     return stored
 
 
-def _opened(user: User, stored: CatalogVehicle) -> dict[str, Any]:
+def _opened(user: User, stored: sa.Row) -> dict[str, Any]:
     """The opened car goes to the top of the dealer's history, where decoded VINs are."""
-    begin_writes(db.session)
+    begin_writes(db.session, durable=False)  # a history link, as a decode's
     to_history_top(user.id, stored.vehicle_id, utcnow())
     db.session.commit()
     return {
@@ -130,17 +130,18 @@ def _opened(user: User, stored: CatalogVehicle) -> dict[str, Any]:
     }
 
 
-def _stored(source: str, catalog: str, external_id: str) -> CatalogVehicle | None:
-    return db.session.scalar(
-        sa.select(CatalogVehicle).where(
+def _stored(source: str, catalog: str, external_id: str) -> sa.Row | None:
+    """The stored car's id, vehicle and make (plain values: they outlive the commits of the open)."""
+    return db.session.execute(
+        sa.select(CatalogVehicle.id, CatalogVehicle.vehicle_id, CatalogVehicle.brand_name).where(
             CatalogVehicle.source == source,
             CatalogVehicle.catalog == catalog,
             CatalogVehicle.external_id == external_id,
         )
-    )
+    ).first()
 
 
-def _store(car: BrowsedCar) -> CatalogVehicle:
+def _store(car: BrowsedCar) -> sa.Row:
     brand = brand_named(car.brand_name)
     begin_writes(db.session)
     db.session.execute(

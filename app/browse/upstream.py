@@ -112,12 +112,26 @@ def checked_value(value: str, field: str) -> str:
 
 def brand_named(name: str | None) -> Brand | None:
     """The sold brand an upstream names ("Volkswagen", "volkswagen", "Mercedes-Benz"), if any."""
-    key = " ".join((name or "").split()).casefold()
+    key = brand_key(name)
     if not key:
         return None
     slug = key.replace(" ", "-")
     query = sa.select(Brand).where(sa.or_(sa.func.lower(Brand.name) == key, Brand.slug == slug))
     return db.session.scalars(query).first()
+
+
+def brand_key(name: str | None) -> str:
+    return " ".join((name or "").split()).casefold()
+
+
+def brand_index() -> dict[str, Brand]:
+    """Every brand by its brand_key and by its slug, in one query: what brand_named finds, for a whole list of names
+    (look a name up by its key, then by the key with dashes)."""
+    index: dict[str, Brand] = {}
+    for brand in db.session.scalars(sa.select(Brand).order_by(Brand.id)):
+        index.setdefault(brand_key(brand.name), brand)
+        index.setdefault(brand.slug, brand)
+    return index
 
 
 def ensure_brand_named(user: User, name: str | None) -> Brand | None:

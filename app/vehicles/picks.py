@@ -73,10 +73,16 @@ def replace(user_id: uuid.UUID, vin: str, vehicle_id: int) -> None:
 def to_history_top(user_id: uuid.UUID, vehicle_id: int, now: datetime) -> None:
     """Put the vehicle at the top of the dealer's history (added when it is not there). Part of the caller's
     transaction."""
-    link = insert_for(db.session, UserVehicle).values(user_id=user_id, vehicle_id=vehicle_id, last_decoded_at=now)
-    db.session.execute(
-        link.on_conflict_do_update(
+    dialect = db.session.get_bind().dialect.name
+    if dialect not in _HISTORY_TOP:  # built once: an upsert's construction costs more than its run
+        link = insert_for(db.session, UserVehicle).values(
+            user_id=sa.bindparam("user_id"), vehicle_id=sa.bindparam("vehicle_id"), last_decoded_at=sa.bindparam("now")
+        )
+        _HISTORY_TOP[dialect] = link.on_conflict_do_update(
             index_elements=[UserVehicle.user_id, UserVehicle.vehicle_id],
             set_={"last_decoded_at": link.excluded.last_decoded_at},
         )
-    )
+    db.session.execute(_HISTORY_TOP[dialect], {"user_id": user_id, "vehicle_id": vehicle_id, "now": now})
+
+
+_HISTORY_TOP: dict[str, Any] = {}

@@ -1,0 +1,76 @@
+"""A request's SQL, recorded as the app sends it and replayed bare: the baseline of the benchmarks that judge the
+app's handling of a request against the database work it does."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import psycopg2
+import sqlalchemy as sa
+
+Statements = list[tuple[str | None, object]]  # None: the app ended its transaction there (a commit or rollback)
+
+
+class SqlRecorder:
+    """Keeps the statements the app sends to the database, and where its transactions end, while `recording()` is
+    open (one request at a time)."""
+
+    def __init__(self, engine: sa.Engine) -> None:
+        self.statements: Statements | None = None
+        sa.event.listen(engine, "before_cursor_execute", self._seen)
+        sa.event.listen(engine, "commit", self._ended)
+        sa.event.listen(engine, "rollback", self._ended)
+
+    def _ended(self, _connection) -> None:  # noqa: ANN001
+        if self.statements is not None:
+            self.statements.append((None, None))
+
+    def _seen(self, _connection, _cursor, statement, parameters, _context, _executemany) -> None:  # noqa: ANN001
+        if self.statements is not None:
+            self.statements.append((statement, parameters))
+
+    @contextmanager
+    def recording(self) -> Iterator[Statements]:
+        self.statements = []
+        try:
+            yield self.statements
+        finally:
+            self.statements = None
+
+
+class BareSql:
+    """The recorded statements again, through the database's driver alone (psycopg2, or sqlite3 on a SQLite file):
+    each executed and its rows fetched, in one transaction that ends as the app's do."""
+
+    def __init__(self, database_url: str) -> None:
+        url = sa.make_url(database_url)
+        if url.get_backend_name() == "sqlite":
+            # The app's SQLite connections leave transactions to the statements (its BEGIN / BEGIN IMMEDIATE).
+            self.connection = sqlite3.connect(url.database or ":memory:", isolation_level=None)
+        else:
+            self.connection = psycopg2.connect(
+                host=url.host, port=url.port or 5432, user=url.username, password=url.password, dbname=url.database
+            )
+
+    def run(self, statements: Statements) -> None:
+        cursor = self.connection.cursor()
+        try:
+            for statement, parameters in statements:
+                if statement is None:
+                    self._end()
+                    continue
+                cursor.execute(statement, parameters)
+                if cursor.description is not None:
+                    cursor.fetchall()
+        finally:
+            cursor.close()
+        self._end()
+
+    def _end(self) -> None:
+        if not isinstance(self.connection, sqlite3.Connection) or self.connection.in_transaction:
+            self.connection.commit()
+
+    def close(self) -> None:
+        self.connection.close()
