@@ -64,6 +64,8 @@ def test_a_model_s_cars_are_narrowed_by_its_selects_in_the_page_and_in_place(cli
     assert fragment.strip().startswith('<div id="browse-cars">') and "<html" not in fragment
     assert rows(fragment) == rows(narrowed)
     assert rows(by_year) and all("2017" in row for row in rows(by_year))
+    labels = re.findall(r'<label for="parameter-[a-z]+">([^<]+)</label>', every)
+    assert labels == ["Model yılı", "Motor", "Şanzıman", "Kasa"]  # the catalog's English names, in Turkish
 
 
 def test_the_web_catalog_s_selectors_narrow_its_variants_one_choice_at_a_time(client, dealer, upstreams):

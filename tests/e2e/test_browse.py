@@ -64,3 +64,36 @@ def test_a_vin_no_catalog_covers_leads_into_browsing_its_make(catalog_server, pa
 
     page.wait_for_url(re.compile(r"/browse\?make=honda&year=2003$"))
     expect(page.get_by_label("Markalarda ara")).to_have_value("honda")
+
+
+NARROW_PHONE = {"width": 360, "height": 740}
+
+
+def test_every_browse_step_fits_a_phone_without_sideways_scrolling(catalog_server, page):
+    url, dealer, _app = catalog_server
+    page.set_viewport_size(NARROW_PHONE)
+    sign_in(page, url, dealer)
+    page.goto(url + "/browse")
+    expect(page.locator("#browse-makes li").first).to_be_visible()
+    steps = [("makes", page.url)]
+    page.locator("#browse-makes").get_by_role("link", name="Volkswagen").first.click()
+    page.get_by_role("link", name="Golf").first.click()
+    expect(page.locator(".browse-cars tbody tr").first).to_be_visible()
+    steps.append(("catalog API cars", page.url))
+    page.goto(url + "/browse")
+    page.locator("#browse-makes").get_by_role("link", name="Renault").click()
+    page.get_by_role("link", name="Clio").click()
+    expect(page.locator(".browse-cars tbody tr").first).to_be_visible()
+    steps.append(("web catalog variants", page.url))
+
+    for name, at in steps:
+        page.goto(at)
+        page.wait_for_load_state("networkidle")
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= NARROW_PHONE["width"], f"{name} ({at}) is {width} px wide"
+        open_button = page.locator(".browse-cars button").first
+        if name != "makes":
+            box = open_button.bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= NARROW_PHONE["width"], name
+            assert box["height"] >= 24, name
+    assert page.console_errors == []
