@@ -66,12 +66,14 @@ BLUEPRINTS = [
     "app.demo.api:bp",
     "app.demo.views:bp",
     "app.demo.cli:bp",
+    "app.notifications.views:bp",
 ]
 
 # Each domain's module registering the stand-ins `make run` starts for unset outside services (app.core.sandboxes).
 LOCAL_SERVICES = [
     "app.sources.sandbox.local",
     "app.billing.local_sandbox",
+    "app.notifications.local_mail",
 ]
 
 MODEL_MODULES = [

@@ -125,6 +125,16 @@ def from_env(environ: os._Environ[str] | dict[str, str] | None = None) -> dict:
             "OIDC_DISCOVERY_URL", "https://accounts.google.com/.well-known/openid-configuration"
         ),
         "MAIL_FROM": env.get("MAIL_FROM", "Parça Bul <no-reply@parcabul.local>"),
+        # smtp://user:password@host:587 (STARTTLS when the server offers it; ?starttls=required insists),
+        # smtps://...:465 (TLS from the start), smtp://127.0.0.1:1025 (plain, a local catcher). Unset: the outbox keeps
+        # the messages (`make run` starts a local catcher instead, app.notifications.local_mail).
+        "MAIL_URL": env.get("MAIL_URL", ""),
+        "MAIL_TIMEOUT_SECONDS": float(env.get("MAIL_TIMEOUT_SECONDS", "15") or 15),
+        "MAIL_MAX_ATTEMPTS": int(env.get("MAIL_MAX_ATTEMPTS", "6") or 6),
+        # The waits after the 1st, 2nd, ... failed attempt (the last one repeats): 30 s, 2 min, 10 min, 30 min, 1 h.
+        "MAIL_RETRY_SECONDS": (30, 120, 600, 1800, 3600),
+        # Where the local catcher keeps what it received (shown at /admin/mail); empty when mail goes out for real.
+        "MAILBOX_DIR": env.get("MAILBOX_DIR", ""),
         "TRIAL_DAYS": int(env.get("TRIAL_DAYS", "7") or 7),
         "CURRENCY": "TRY",
         "STRIPE_SECRET_KEY": env.get("STRIPE_SECRET_KEY", ""),

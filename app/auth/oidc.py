@@ -84,5 +84,5 @@ def _display_name(claims: Mapping[str, Any], email: str) -> str:
 
 def _create_social_user(email: str, name: str) -> User:
     user = create_user(email=email, name=name, password=None, email_verified=True)
-    send_email(user.email, "welcome", name=user.name)
+    send_email(user.email, "welcome", locale=user.locale, name=user.name)
     return user

@@ -47,7 +47,7 @@ def ensure_active(user: User) -> None:
 def sign_up(*, name: str, email: str, password: str) -> User:
     """Create an e-mail/password user and send the welcome and verification e-mails."""
     user = create_user(email=email, name=name, password=password)
-    send_email(user.email, "welcome", name=user.name)
+    send_email(user.email, "welcome", locale=user.locale, name=user.name)
     send_verification_email(user)
     return user
 
@@ -114,7 +114,7 @@ def send_verification_email(user: User) -> None:
     if user.email_verified:
         return
     token = issue_token(user, "email_verification", VERIFICATION_LIFETIME)
-    send_email(user.email, "verify_email", name=user.name, link=_link("/verify-email", token))
+    send_email(user.email, "verify_email", locale=user.locale, name=user.name, link=_link("/verify-email", token))
 
 
 def find_user_for_verification(email: str) -> User | None:
@@ -135,7 +135,7 @@ def request_password_reset(email: str) -> None:
     if user is None or user.status != "active":
         return
     token = issue_token(user, "password_reset", RESET_LIFETIME)
-    send_email(user.email, "reset_password", name=user.name, link=_link("/reset-password", token))
+    send_email(user.email, "reset_password", locale=user.locale, name=user.name, link=_link("/reset-password", token))
 
 
 def reset_password(token: str, new_password: str) -> User:

@@ -262,6 +262,7 @@ def _email(payment: Payment, template: str, **context: Any) -> None:
     send_email(
         user.email,
         template,
+        locale=user.locale,
         name=user.name,
         plan_name=payment.subscription.plan.label if payment.subscription else "",
         amount=payment.amount,

@@ -1,32 +1,84 @@
-"""E-mail: every message is rendered from a template and written to the outbox; the log says that it was.
+"""E-mail: every message is rendered from its template, in the recipient's language, and written to the outbox in the
+caller's transaction; its `email` job is queued when that transaction commits (app.notifications.delivery).
 
-The default backend keeps messages in the outbox table (and logs their subject), so development and tests need no
-mail server. Links in verification and reset messages are plain links, never tracking links.
+A template is plain text (`templates/notifications/<name>.txt`, first line the subject); the HTML part is made from
+it: paragraphs, links, and a line that is only a link becomes the message's button. One text to keep per message,
+both parts always saying the same. Links in verification and reset messages are plain links, never tracking links.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 
 from flask import current_app, render_template
 from flask_babel import force_locale
+from markupsafe import Markup, escape
 
 from app.extensions import db
+from app.notifications.delivery import queue_after_commit
 from app.notifications.models import OutboxEmail
 
 log = logging.getLogger(__name__)
 
+LINK = re.compile(r"https?://[^\s<>\"']+")
+LOCALES = ("tr", "en")
 
-def send_email(to_address: str, template: str, locale: str = "tr", **context: object) -> OutboxEmail:
-    """Render `templates/notifications/<template>.txt` (first line is the subject) and queue it in the outbox."""
+
+def send_email(
+    to_address: str,
+    template: str,
+    locale: str | None = "tr",
+    reply_to: str | None = None,
+    **context: object,
+) -> OutboxEmail:
+    """Render `templates/notifications/<template>.txt` in `locale` and write it to the outbox."""
+    locale = locale if locale in LOCALES else "tr"
     with force_locale(locale):
         rendered = render_template(f"notifications/{template}.txt", base_url=current_app.config["BASE_URL"], **context)
-    subject, _, body = rendered.strip().partition("\n")
-    message = OutboxEmail(to_address=to_address, template=template, subject=subject.strip(), body_text=body.strip())
+        subject, _, body = rendered.strip().partition("\n")
+        subject, body = subject.strip(), body.strip()
+        html = render_template("notifications/_layout.html", subject=subject, blocks=html_blocks(body), lang=locale)
+    message = OutboxEmail(
+        to_address=to_address,
+        reply_to=reply_to,
+        template=template,
+        locale=locale,
+        subject=subject,
+        body_text=body,
+        body_html=html,
+    )
     db.session.add(message)
     db.session.flush()
+    queue_after_commit(db.session(), message.id)
     log.info("e-mail %s queued for %s (outbox id %s)", template, _mask(to_address), message.id)
     return message
+
+
+def html_blocks(text: str) -> list[dict[str, str | Markup]]:
+    """The text's paragraphs: a paragraph that ends in a line that is only a link becomes its lead-in line and a button
+    to the link (the address also shown, to copy); any other is its lines, escaped, with their links."""
+    blocks: list[dict[str, str | Markup]] = []
+    for paragraph in re.split(r"\n\s*\n", text):
+        lines = [line.strip() for line in paragraph.splitlines() if line.strip()]
+        if not lines:
+            continue
+        if LINK.fullmatch(lines[-1]) and len(lines) <= 2:
+            lead = lines[0] if len(lines) == 2 else ""
+            blocks.append({"kind": "button", "lead": lead, "url": lines[-1]})
+        else:
+            blocks.append({"kind": "text", "html": Markup("<br>").join(_linked(line) for line in lines)})
+    return blocks
+
+
+def _linked(line: str) -> Markup:
+    parts, last = [], 0
+    for found in LINK.finditer(line):
+        url = found.group()
+        parts += [escape(line[last : found.start()]), Markup('<a href="{0}">{0}</a>').format(url)]
+        last = found.end()
+    parts.append(escape(line[last:]))
+    return Markup("").join(parts)
 
 
 def _mask(address: str) -> str:
