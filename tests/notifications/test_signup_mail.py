@@ -90,7 +90,9 @@ def test_two_workers_sending_one_message_at_once_send_it_once(app, smtp, clean):
 def test_the_admins_mailbox_shows_what_arrived_with_working_links(app, client, smtp, create_user, sign_in, clean):
     smtp()
     with app.app_context():
-        outbox_id = send_email(EMAIL, "reset_password", name="Mail Deneme", link="http://localhost/reset-password?token=t1").id
+        outbox_id = send_email(
+            EMAIL, "reset_password", name="Mail Deneme", link="http://localhost/reset-password?token=t1"
+        ).id
         db.session.commit()
         assert tasks.send_outbox(outbox_id) == "sent"
         create_user(email="mail.admin@example.com", role="admin")
