@@ -67,6 +67,8 @@ BLUEPRINTS = [
     "app.demo.views:bp",
     "app.demo.cli:bp",
     "app.notifications.views:bp",
+    "app.referrals.api:bp",
+    "app.referrals.views:bp",
 ]
 
 # Each domain's module registering the stand-ins `make run` starts for unset outside services (app.core.sandboxes).
@@ -86,6 +88,7 @@ MODEL_MODULES = [
     "app.internal_admin.models",
     "app.translation.models",
     "app.browse.models",
+    "app.referrals.models",
 ]
 
 # Each domain's seed step ("module.function"), in the order `flask seed` runs them.

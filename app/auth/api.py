@@ -44,6 +44,7 @@ EMAIL = _l("E-mail")
 PASSWORD = _l("Password")
 NAME = _l("Name")
 TOKEN = _l("Token")
+REFERRAL_CODE = _l("Referral code")
 
 
 def user_json(user: User) -> dict:
@@ -99,7 +100,8 @@ def sign_up():
     data = json_body()
     name = text_field(data, "name", NAME, max_length=100)
     email, password = _checked_credentials(data)
-    user = services.sign_up(name=name, email=email, password=password)
+    code = text_field(data, "referralCode", REFERRAL_CODE, max_length=16, required=False) or None
+    user = services.sign_up(name=name, email=email, password=password, referral_code=code)
     return _signed_in(user, bool_field(data, "rememberMe", True), status=201)
 
 

@@ -3,7 +3,7 @@
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, EmailField, HiddenField, PasswordField, StringField
-from wtforms.validators import DataRequired, Length
+from wtforms.validators import DataRequired, Length, Optional
 
 EMAIL_REQUIRED = _l("Enter your e-mail address.")
 PASSWORD_REQUIRED = _l("Enter your password.")
@@ -40,6 +40,11 @@ class RegisterForm(FlaskForm):
     )
     email = email_field()
     password = password_field(_l("Password"), "new-password")
+    referral_code = StringField(
+        _l("Referral code (optional)"),
+        validators=[Optional(), Length(max=16, message=TOO_LONG)],
+        render_kw={"autocomplete": "off", "autocapitalize": "characters"},
+    )
 
 
 class ForgotPasswordForm(FlaskForm):

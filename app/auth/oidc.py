@@ -15,13 +15,14 @@ from app.auth.services import ensure_active
 from app.core.errors import ApiError
 from app.extensions import db
 from app.notifications.services import send_email
+from app.referrals import services as referrals
 
 log = logging.getLogger(__name__)
 
 NAME_MAX_LENGTH = 100
 
 
-def sign_in_with_provider(provider: str, claims: Mapping[str, Any]) -> User:
+def sign_in_with_provider(provider: str, claims: Mapping[str, Any], referral_code: str | None = None) -> User:
     """Return the user behind a provider identity, linking or creating one; every refusal comes before any write."""
     subject = _text_claim(claims, "sub")
     if not subject:
@@ -33,7 +34,7 @@ def sign_in_with_provider(provider: str, claims: Mapping[str, Any]) -> User:
     email = _verified_email(claims)
     user = find_user_by_email(email)
     if user is None:
-        user = _create_social_user(email, _display_name(claims, email))
+        user = _create_social_user(email, _display_name(claims, email), referral_code)
     else:
         _ensure_linkable(user)
     link_account(user, provider, subject, email)
@@ -82,7 +83,19 @@ def _display_name(claims: Mapping[str, Any], email: str) -> str:
     return name[:NAME_MAX_LENGTH]
 
 
-def _create_social_user(email: str, name: str) -> User:
+def _create_social_user(email: str, name: str, referral_code: str | None) -> User:
     user = create_user(email=email, name=name, password=None, email_verified=True)
     send_email(user.email, "welcome", locale=user.locale, name=user.name)
+    if referral_code:
+        _apply_referral(user, referral_code)
     return user
+
+
+def _apply_referral(user: User, code: str) -> None:
+    """The provider verified the e-mail, so the referral qualifies at once. A code that cannot be applied (unknown, the
+    user's own) is dropped: the dealer cannot correct it on the provider's page, and the sign-up itself must work."""
+    try:
+        with db.session.begin_nested():
+            referrals.apply(user, code)
+    except ApiError as refusal:
+        log.info("referral code at social sign-up not applied: %s", refusal.code)

@@ -12,6 +12,7 @@ class SignUpBody(ApiModel):
     email: str = Field(max_length=254, examples=["bayi@example.com"])
     password: str = Field(max_length=128, description="At least 8 characters.")
     remember_me: bool = True
+    referral_code: str | None = Field(None, max_length=16, description="The referring dealer's code, if any.")
 
 
 class SignInBody(ApiModel):
@@ -34,6 +35,7 @@ class SocialSignInBody(ApiModel):
     callback_url: str | None = Field(
         None, alias="callbackURL", max_length=2000, description="A path of this site to come back to."
     )
+    referral_code: str | None = Field(None, max_length=16, description="Applied when this sign-in creates the user.")
 
 
 class CaptchaHeaders(ApiModel):

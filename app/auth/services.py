@@ -27,6 +27,7 @@ from app.core.db import utcnow
 from app.core.errors import ApiError
 from app.extensions import db
 from app.notifications.services import send_email
+from app.referrals import services as referrals
 
 log = logging.getLogger(__name__)
 
@@ -44,9 +45,14 @@ def ensure_active(user: User) -> None:
         raise ApiError("account_banned", _("Your account has been closed. Please contact support."), 403)
 
 
-def sign_up(*, name: str, email: str, password: str) -> User:
-    """Create an e-mail/password user and send the welcome and verification e-mails."""
+def sign_up(*, name: str, email: str, password: str, referral_code: str | None = None) -> User:
+    """Create an e-mail/password user (the referral of `referral_code`'s owner) and send the welcome and verification
+    e-mails. A bad or own referral code is refused before anything is written."""
+    if referral_code:
+        referrals.ensure_not_self(referrals.referrer_for(referral_code), email)
     user = create_user(email=email, name=name, password=password)
+    if referral_code:
+        referrals.apply(user, referral_code)
     send_email(user.email, "welcome", locale=user.locale, name=user.name)
     send_verification_email(user)
     return user
@@ -126,6 +132,7 @@ def verify_email(token: str) -> User:
     user = consume_token(token, "email_verification")
     user.email_verified = True
     db.session.flush()
+    referrals.qualify(user)
     return user
 
 

@@ -29,6 +29,7 @@ from app.core.openapi import documented
 from app.core.security import public
 from app.core.validation import json_body, text_field
 from app.extensions import db
+from app.referrals.services import CODE_PATTERN
 
 log = logging.getLogger(__name__)
 
@@ -37,9 +38,11 @@ bp = Blueprint("auth_social", __name__)
 SCOPE = "openid email profile"
 PROVIDER_TIMEOUT_SECONDS = 10
 RETURN_PATH_KEY = "social_return_path"
+REFERRAL_CODE_KEY = "social_referral_code"
 PROVIDER_LABELS = {"google": "Google"}
 PROVIDER = _l("Provider")
 CALLBACK_URL = _l("Callback URL")
+REFERRAL_CODE = _l("Referral code")
 
 
 class SocialSignInError(Exception):
@@ -131,6 +134,7 @@ def start_from_api() -> Response:
     data = json_body()
     provider = text_field(data, "provider", PROVIDER, max_length=32)
     return_path = text_field(data, "callbackURL", CALLBACK_URL, max_length=2000, required=False)
+    _remember_referral_code(text_field(data, "referralCode", REFERRAL_CODE, max_length=16, required=False))
     return jsonify(url=_authorization_url(provider, return_path), redirect=True)
 
 
@@ -139,6 +143,7 @@ def start_from_api() -> Response:
 @sign_in_throttle_by_ip
 def start_from_page() -> Response:
     provider = request.form.get("provider", "")
+    _remember_referral_code(request.form.get("ref"))
     return redirect(_authorization_url(provider, request.form.get("next")), code=302)
 
 
@@ -148,16 +153,23 @@ def start_from_page() -> Response:
 def callback(provider: str) -> Response:
     client = _provider_client(provider)
     return_path = browser_session.pop(RETURN_PATH_KEY, "/")
+    referral_code = browser_session.pop(REFERRAL_CODE_KEY, None)
     try:
         claims = _verified_claims(client)  # the provider's token endpoint: no database lock is held while it answers
         begin_writes(db.session)
-        user = sign_in_with_provider(provider, claims)
+        user = sign_in_with_provider(provider, claims, referral_code)
     except (SocialSignInError, ApiError) as refusal:
         db.session.rollback()  # the redirect below commits, and a refusal must leave nothing behind
         log.info("social sign-in with %s refused: %s", provider, refusal.code)
         return redirect(url_for("auth_pages.login", social_error=refusal.code), code=303)
     row = open_session(user, remember=True)
     return signed_in(redirect(return_path, code=303), row)
+
+
+def _remember_referral_code(code: str | None) -> None:
+    """A referral code given when a social sign-up starts, applied if the provider's return creates the user."""
+    if code and CODE_PATTERN.fullmatch(code.strip()):
+        browser_session[REFERRAL_CODE_KEY] = code.strip()
 
 
 def _verified_claims(client: FlaskOAuth2App) -> dict:

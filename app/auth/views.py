@@ -103,7 +103,7 @@ def _register_page(form: RegisterForm, error: str | None = None, status: int = 2
 def register():
     if current_user.is_authenticated:
         return redirect(_next_path())
-    return _register_page(RegisterForm())
+    return _register_page(RegisterForm(referral_code=(request.args.get("ref") or "")[:16]))
 
 
 @bp.post("/register")
@@ -116,7 +116,12 @@ def submit_register():
         return _register_page(form, status=INVALID_FORM)
     try:
         _check_captcha()
-        user = services.sign_up(name=form.name.data.strip(), email=form.email.data, password=form.password.data)
+        user = services.sign_up(
+            name=form.name.data.strip(),
+            email=form.email.data,
+            password=form.password.data,
+            referral_code=(form.referral_code.data or "").strip() or None,
+        )
     except ApiError as error:
         return _register_page(form, error.message, error.status)
     return _sign_in_and_go(user, remember=True, fallback=url_for("accounts_pages.welcome"))

@@ -15,6 +15,7 @@ from flask import current_app, render_template
 from flask_babel import force_locale
 from markupsafe import Markup, escape
 
+from app.accounts.services import masked_email
 from app.extensions import db
 from app.notifications.delivery import queue_after_commit
 from app.notifications.models import OutboxEmail
@@ -51,7 +52,7 @@ def send_email(
     db.session.add(message)
     db.session.flush()
     queue_after_commit(db.session(), message.id)
-    log.info("e-mail %s queued for %s (outbox id %s)", template, _mask(to_address), message.id)
+    log.info("e-mail %s queued for %s (outbox id %s)", template, masked_email(to_address), message.id)
     return message
 
 
@@ -79,8 +80,3 @@ def _linked(line: str) -> Markup:
         last = found.end()
     parts.append(escape(line[last:]))
     return Markup("").join(parts)
-
-
-def _mask(address: str) -> str:
-    local, _, domain = address.partition("@")
-    return f"{local[:2]}***@{domain}"

@@ -26,3 +26,25 @@ document.addEventListener("submit", (event) => {
   const next = form && form.querySelector('input[name="next"]');
   if (next) next.value = window.location.pathname + window.location.search;
 });
+
+// A "copy" button beside a read-only field (data-copy-field names the field): the text goes to the clipboard, or stays
+// selected for Ctrl+C where the browser refuses.
+document.addEventListener("click", async (event) => {
+  const button = event.target.closest("[data-copy-field]");
+  if (!button) return;
+  const field = document.getElementById(button.getAttribute("data-copy-field"));
+  if (!field) return;
+  field.select();
+  let copied = false;
+  if (navigator.clipboard && window.isSecureContext) {
+    try { await navigator.clipboard.writeText(field.value); copied = true; } catch (e) { /* left selected */ }
+  }
+  if (!copied) {
+    try { copied = document.execCommand("copy"); } catch (e) { copied = false; }
+  }
+  if (copied && button.dataset.copiedLabel) {
+    const label = button.textContent;
+    button.textContent = button.dataset.copiedLabel;
+    setTimeout(() => { button.textContent = label; }, 1500);
+  }
+});

@@ -1,0 +1,1 @@
+from tests.billing.conftest import billing_catalog  # noqa: F401 - brands and plans, for the trial the banked days lengthen
