@@ -67,6 +67,7 @@ BLUEPRINTS = [
     "app.demo.views:bp",
     "app.demo.cli:bp",
     "app.notifications.views:bp",
+    "app.notifications.links:bp",
     "app.referrals.api:bp",
     "app.referrals.views:bp",
 ]

@@ -135,6 +135,8 @@ def from_env(environ: os._Environ[str] | dict[str, str] | None = None) -> dict:
         "MAIL_RETRY_SECONDS": (30, 120, 600, 1800, 3600),
         # Where the local catcher keeps what it received (shown at /admin/mail); empty when mail goes out for real.
         "MAILBOX_DIR": env.get("MAILBOX_DIR", ""),
+        # Signs the tracked call-to-action links of messages (/t/<token>); unset: plain links.
+        "TRACKING_SECRET": env.get("TRACKING_SECRET", ""),
         "TRIAL_DAYS": int(env.get("TRIAL_DAYS", "7") or 7),
         "CURRENCY": "TRY",
         "STRIPE_SECRET_KEY": env.get("STRIPE_SECRET_KEY", ""),

@@ -38,6 +38,8 @@ class OutboxEmail(db.Model):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     failed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # A message that must go out once per cause (a trial's ending, an invitation to an address) names it here.
+    dedupe_key: Mapped[str | None] = mapped_column(sa.String(120), unique=True)
 
     __table_args__ = (
         sa.CheckConstraint(sa.column("status").in_(OUTBOX_STATUSES), name="status"),
@@ -46,3 +48,14 @@ class OutboxEmail(db.Model):
 
     def __repr__(self) -> str:
         return f"<OutboxEmail {self.id} {self.template} {self.status}>"
+
+
+class EmailClick(db.Model):
+    """One click on a message's tracked call to action (app.notifications.tracking): which message kind, where to."""
+
+    __tablename__ = "email_click"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    template: Mapped[str] = mapped_column(sa.String(64), index=True)
+    path: Mapped[str] = mapped_column(sa.String(500))
+    clicked_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

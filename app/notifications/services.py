@@ -16,7 +16,9 @@ from flask_babel import force_locale
 from markupsafe import Markup, escape
 
 from app.accounts.services import masked_email
+from app.core.db import insert_for, utcnow
 from app.extensions import db
+from app.notifications import tracking
 from app.notifications.delivery import queue_after_commit
 from app.notifications.models import OutboxEmail
 
@@ -31,29 +33,54 @@ def send_email(
     template: str,
     locale: str | None = "tr",
     reply_to: str | None = None,
+    dedupe_key: str | None = None,
     **context: object,
-) -> OutboxEmail:
-    """Render `templates/notifications/<template>.txt` in `locale` and write it to the outbox."""
+) -> OutboxEmail | None:
+    """Render `templates/notifications/<template>.txt` in `locale` and write it to the outbox. A message with a
+    `dedupe_key` already written is not written again (None is returned)."""
     locale = locale if locale in LOCALES else "tr"
     with force_locale(locale):
-        rendered = render_template(f"notifications/{template}.txt", base_url=current_app.config["BASE_URL"], **context)
+        rendered = render_template(
+            f"notifications/{template}.txt",
+            base_url=current_app.config["BASE_URL"],
+            cta=lambda path: tracking.cta_url(template, path),
+            **context,
+        )
         subject, _, body = rendered.strip().partition("\n")
         subject, body = subject.strip(), body.strip()
         html = render_template("notifications/_layout.html", subject=subject, blocks=html_blocks(body), lang=locale)
-    message = OutboxEmail(
-        to_address=to_address,
-        reply_to=reply_to,
-        template=template,
-        locale=locale,
-        subject=subject,
-        body_text=body,
-        body_html=html,
-    )
-    db.session.add(message)
-    db.session.flush()
+    values = {
+        "to_address": to_address,
+        "reply_to": reply_to,
+        "template": template,
+        "locale": locale,
+        "subject": subject[:255],
+        "body_text": body,
+        "body_html": html,
+        "dedupe_key": dedupe_key,
+    }
+    message = _written(values)
+    if message is None:
+        log.info("e-mail %s (%s) was written before: not again", template, dedupe_key)
+        return None
     queue_after_commit(db.session(), message.id)
     log.info("e-mail %s queued for %s (outbox id %s)", template, masked_email(to_address), message.id)
     return message
+
+
+def _written(values: dict[str, object]) -> OutboxEmail | None:
+    if values["dedupe_key"] is None:
+        message = OutboxEmail(**values)
+        db.session.add(message)
+        db.session.flush()
+        return message
+    outbox_id = db.session.scalar(
+        insert_for(db.session, OutboxEmail)
+        .values(**values, status="pending", attempts=0, created_at=utcnow())
+        .on_conflict_do_nothing(index_elements=[OutboxEmail.dedupe_key])
+        .returning(OutboxEmail.id)
+    )
+    return db.session.get(OutboxEmail, outbox_id) if outbox_id is not None else None
 
 
 def html_blocks(text: str) -> list[dict[str, str | Markup]]:

@@ -119,8 +119,7 @@ def _reward(referrer: User, every: int, count: int, days: int) -> None:
 
 
 def _mail(referrer: User, template: str, **context: object) -> None:
-    link = f"{current_app.config['BASE_URL']}/account/referrals"
-    send_email(referrer.email, template, locale=referrer.locale, name=referrer.name, link=link, **context)
+    send_email(referrer.email, template, locale=referrer.locale, name=referrer.name, **context)
 
 
 def _qualified_count(referrer: User) -> int:
