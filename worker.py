@@ -28,6 +28,8 @@ SCHEDULE = [
     Periodic(job_id="heartbeat", cron="* * * * *", func="app.core.tasks.heartbeat"),
     # Access ends at the end date anyway; this records it and starts scheduled downgrades within minutes.
     Periodic(job_id="billing-period-end", cron="*/5 * * * *", func="app.billing.tasks.end_periods"),
+    # 09:00 in Istanbul (UTC+3, no daylight saving): trial-ending and win-back mails, once per subscription.
+    Periodic(job_id="lifecycle-mail", cron="0 6 * * *", func="app.billing.tasks.lifecycle_mail"),
     # Mail whose job Redis lost (an outage when its transaction committed) goes out within a minute of its return.
     Periodic(job_id="email-sweep", cron="* * * * *", func="app.notifications.tasks.sweep_outbox", queue="email"),
 ]
