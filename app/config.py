@@ -173,6 +173,7 @@ def from_env(environ: os._Environ[str] | dict[str, str] | None = None) -> dict:
         "PORTAL_BREAKER_COOLDOWN_SECONDS": int(env.get("PORTAL_BREAKER_COOLDOWN_SECONDS", "30") or 30),
         "VIN_PREVIEW_RATE_LIMIT": env.get("VIN_PREVIEW_RATE_LIMIT", "20 per minute;200 per day"),
         "OEM_COPY_RATE_LIMIT": env.get("OEM_COPY_RATE_LIMIT", "120 per minute;2000 per day"),
+        "REFERRAL_INVITE_RATE_LIMIT": env.get("REFERRAL_INVITE_RATE_LIMIT", "10 per hour;30 per day"),
         "CATALOG_PROGRESS_RATE_LIMIT": env.get("CATALOG_PROGRESS_RATE_LIMIT", "120 per minute"),
         # VIN-less browsing reads its lists live: each upstream call's timeout and its retries on another proxy.
         "BROWSE_UPSTREAM_TIMEOUT_MS": int(env.get("BROWSE_UPSTREAM_TIMEOUT_MS", "5000") or 5000),

@@ -3,22 +3,28 @@
 from __future__ import annotations
 
 from flask import Blueprint, jsonify, request
+from flask_babel import lazy_gettext as _l
 from flask_login import current_user
 
 from app.accounts.models import User
+from app.core import throttle
 from app.core.openapi import documented
-from app.core.validation import int_arg, json_body
-from app.extensions import db
+from app.core.validation import int_arg, json_body, text_field
+from app.extensions import db, limiter
 from app.referrals import services
 from app.referrals.schemas import (
     AppliedReferral,
     ApplyReferralBody,
+    InviteBody,
+    Invited,
     ReferralList,
     ReferralListQuery,
     ReferralStats,
 )
 
 bp = Blueprint("referrals_api", __name__, url_prefix="/api/referrals")
+
+EMAIL = _l("E-mail")
 
 
 @bp.get("/stats")
@@ -33,6 +39,20 @@ def referrals():
     page = int_arg(request.args, "page", 1)
     items, more = services.referrals_of(current_user, page)
     return jsonify(items=items, page=page, hasMore=more)
+
+
+# Per dealer: a few invitations an hour is a shop's work; a script must not mail the city.
+invite_throttle = limiter.limit(
+    throttle.setting("REFERRAL_INVITE_RATE_LIMIT"), key_func=throttle.user_or_address, scope="referral-invite"
+)
+
+
+@bp.post("/invite")
+@documented(Invited, body=InviteBody, errors=(409, 429), summary="Mail the caller's referral link to an address")
+@invite_throttle
+def invite():
+    mailed = services.invite(current_user, text_field(json_body(), "email", EMAIL, max_length=254))
+    return jsonify(status=True, alreadyInvited=not mailed)
 
 
 @bp.post("/apply")

@@ -49,3 +49,12 @@ class ApplyReferralBody(ApiModel):
 class AppliedReferral(ApiModel):
     status: str = Field(examples=["pending", "qualified"])
     referrer_name: str
+
+
+class InviteBody(ApiModel):
+    email: str = Field(max_length=254, examples=["komsu.bayi@example.com"])
+
+
+class Invited(ApiModel):
+    status: bool
+    already_invited: bool = Field(description="This address was invited by the caller before; it was not mailed again.")

@@ -18,7 +18,7 @@ from flask import current_app
 from flask_babel import gettext as _
 
 from app.accounts.models import User
-from app.accounts.services import masked_email, normalize_email
+from app.accounts.services import masked_email, normalize_email, validate_email
 from app.core.db import insert_for, utcnow
 from app.core.errors import ApiError
 from app.extensions import db
@@ -38,6 +38,27 @@ def canonical_email(address: str) -> str:
 
 def share_url(user: User) -> str:
     return f"{current_app.config['BASE_URL']}/register?ref={user.referral_code}"
+
+
+def invite(inviter: User, raw_email: str) -> bool:
+    """Mail the referral invitation (with the inviter's link) to an address; False when this inviter invited it before
+    (it is not mailed twice). An address that has an account, or the inviter's own in any spelling, is refused."""
+    email = validate_email(normalize_email(raw_email))
+    ensure_not_self(inviter, email)
+    canonical = canonical_email(email)
+    registered = db.session.scalars(sa.select(User.email).where(User.email.like(f"%@{email.partition('@')[2]}")))
+    if any(canonical_email(address) == canonical for address in registered):
+        raise ApiError("already_registered", _("This address already has a Parça Bul account."), 409)
+    written = send_email(
+        email,
+        "referral_invitation",
+        locale=inviter.locale,
+        dedupe_key=f"invite-{inviter.id}-{canonical}"[:120],
+        inviter=inviter.name,
+        code=inviter.referral_code,
+        path=f"/register?ref={inviter.referral_code}",
+    )
+    return written is not None
 
 
 def referrer_for(raw_code: Any) -> User:

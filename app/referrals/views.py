@@ -10,14 +10,23 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user
 from flask_wtf import FlaskForm
-from wtforms import StringField
+from wtforms import EmailField, StringField
 from wtforms.validators import DataRequired, Length
 
 from app.core.errors import ApiError
 from app.core.validation import int_arg
 from app.referrals import services
+from app.referrals.api import invite_throttle
 
 bp = Blueprint("referral_pages", __name__, url_prefix="/account/referrals")
+
+
+class InviteForm(FlaskForm):
+    email = EmailField(
+        _l("E-mail"),
+        validators=[DataRequired(), Length(max=254)],
+        render_kw={"autocomplete": "off", "inputmode": "email"},
+    )
 
 
 class ApplyForm(FlaskForm):
@@ -28,7 +37,13 @@ class ApplyForm(FlaskForm):
     )
 
 
-def _page(form: ApplyForm, error: str | None = None, status: int = 200) -> tuple[str, int]:
+def _page(
+    form: ApplyForm | None = None,
+    error: str | None = None,
+    status: int = 200,
+    invite_form: InviteForm | None = None,
+    invite_error: str | None = None,
+) -> tuple[str, int]:
     page = int_arg(request.args, "page", 1)
     items, more = services.referrals_of(current_user, page)
     for item in items:
@@ -40,14 +55,33 @@ def _page(form: ApplyForm, error: str | None = None, status: int = 200) -> tuple
         page=page,
         has_more=more,
         referred=services.referral_of(current_user),
-        form=form,
+        form=form or ApplyForm(formdata=None),
         error=error,
+        invite_form=invite_form or InviteForm(formdata=None),
+        invite_error=invite_error,
     ), status
 
 
 @bp.get("")
 def page():
-    return _page(ApplyForm(formdata=None))
+    return _page()
+
+
+@bp.post("/invite")
+@invite_throttle
+def invite():
+    form = InviteForm()
+    if not form.validate():
+        return _page(invite_form=form, invite_error=_("Enter an e-mail address."), status=400)
+    try:
+        mailed = services.invite(current_user, form.email.data)
+    except ApiError as error:
+        return _page(invite_form=form, invite_error=error.message, status=error.status)
+    if mailed:
+        flash(_("The invitation is on its way to %(email)s.", email=form.email.data.strip()), "success")
+    else:
+        flash(_("You invited %(email)s before; it was not mailed again.", email=form.email.data.strip()), "warn")
+    return redirect(url_for(".page"), code=303)
 
 
 @bp.post("/apply")

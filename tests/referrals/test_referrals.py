@@ -197,6 +197,11 @@ def test_the_account_page_shows_the_link_the_progress_and_the_referees(client, c
     assert f"/register?ref={referrer.referral_code}" in page
     assert "Çırak &lt;b&gt;Bayi&lt;/b&gt;" in page and "ci***@example.com" in page
     assert "Bekliyor" in page and "Davet mi edildiniz?" in page
+    invited = client.post(
+        "/account/referrals/invite", data={"csrf_token": csrf_token_from(page), "email": "komsu@example.com"}
+    )
+    assert invited.status_code == 303
+    assert "Davet komsu@example.com adresine gönderiliyor." in client.get("/account/referrals").get_data(as_text=True)
     assert 'href="/account/referrals"' in client.get("/account").get_data(as_text=True)
 
 
@@ -217,3 +222,36 @@ def test_the_routes_need_a_session(client):
     assert client.get("/api/referrals").status_code == 401
     assert client.post("/api/referrals/apply", json={"code": "ABCDEFGH"}).status_code == 401
     assert client.get("/account/referrals").status_code in (302, 303)
+
+
+def test_an_invitation_mails_the_link_once_and_refuses_members_and_the_inviter(client, create_user, sign_in):
+    inviter = create_user(email="usta.bayi@example.com", name="Usta Bayi")
+    create_user(email="uye@example.com")
+    sign_in(inviter.email)
+
+    sent = client.post("/api/referrals/invite", json={"email": "Komsu@Example.com"}, headers=SITE)
+    again = client.post("/api/referrals/invite", json={"email": "komsu@example.com"}, headers=SITE)
+    member = client.post("/api/referrals/invite", json={"email": "u.y.e+1@example.com"}, headers=SITE)
+    own = client.post("/api/referrals/invite", json={"email": "ustabayi@example.com"}, headers=SITE)
+    bad = client.post("/api/referrals/invite", json={"email": "değil bir adres"}, headers=SITE)
+
+    assert sent.get_json() == {"status": True, "alreadyInvited": False}
+    assert again.get_json() == {"status": True, "alreadyInvited": True}
+    assert member.status_code == 409 and member.get_json()["error"]["code"] == "already_registered"
+    assert own.status_code == 400 and own.get_json()["error"]["code"] == "self_referral"
+    assert bad.status_code == 400
+    [mail] = outbox("referral_invitation")
+    assert mail.to_address == "komsu@example.com" and mail.subject == "Usta Bayi sizi Parça Bul'a davet ediyor"
+    assert f"/register?ref={inviter.referral_code}" in mail.body_text
+
+
+def test_invitations_are_limited_per_dealer(app, client, create_user, sign_in, monkeypatch):
+    monkeypatch.setitem(app.config, "REFERRAL_INVITE_RATE_LIMIT", "2 per hour")
+    sign_in(create_user().email)
+
+    answers = [
+        client.post("/api/referrals/invite", json={"email": f"komsu{n}@example.com"}, headers=SITE).status_code
+        for n in range(3)
+    ]
+
+    assert answers == [200, 200, 429]
