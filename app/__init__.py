@@ -70,6 +70,9 @@ BLUEPRINTS = [
     "app.notifications.links:bp",
     "app.referrals.api:bp",
     "app.referrals.views:bp",
+    "app.admin.queues_api:bp",
+    "app.admin.queue_views:bp",
+    "app.internal_admin.queues_api:bp",
 ]
 
 # Each domain's module registering the stand-ins `make run` starts for unset outside services (app.core.sandboxes).

@@ -104,3 +104,42 @@ class TopCodes(ApiModel):
     days: int
     since: str
     items: list[TopCode]
+
+
+class QueueCounts(ApiModel):
+    name: str = Field(examples=["default", "email", "prefetch", "translation"])
+    queued: int
+    started: int
+    scheduled: int = Field(description="Delayed: retries and deferred jobs waiting for their time.")
+    deferred: int
+    failed: int
+    finished: int
+
+
+class QueueOverview(ApiModel):
+    queues: list[QueueCounts]
+
+
+class FailedJob(ApiModel):
+    id: str
+    function: str | None
+    args: list[str]
+    enqueued_at: str | None
+    ended_at: str | None
+    error: str = Field(description="The last line of the job's error.")
+
+
+class FailedJobs(ApiModel):
+    queue: str
+    items: list[FailedJob]
+    total: int
+    page: int
+
+
+class FailedJobsQuery(ApiModel):
+    page: int = Field(1, ge=1)
+
+
+class JobHandled(ApiModel):
+    status: bool
+    job_id: str
