@@ -30,6 +30,8 @@ SCHEDULE = [
     Periodic(job_id="billing-period-end", cron="*/5 * * * *", func="app.billing.tasks.end_periods"),
     # 09:00 in Istanbul (UTC+3, no daylight saving): trial-ending and win-back mails, once per subscription.
     Periodic(job_id="lifecycle-mail", cron="0 6 * * *", func="app.billing.tasks.lifecycle_mail"),
+    # Stored vehicles whose catalog is incomplete (app.catalog.backfill: batch, backlog, cooldown, portal hours).
+    Periodic(job_id="backfill-scan", cron="7 * * * *", func="app.catalog.tasks.backfill_scan", queue="prefetch"),
     # Mail whose job Redis lost (an outage when its transaction committed) goes out within a minute of its return.
     Periodic(job_id="email-sweep", cron="* * * * *", func="app.notifications.tasks.sweep_outbox", queue="email"),
 ]

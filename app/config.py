@@ -137,6 +137,11 @@ def from_env(environ: os._Environ[str] | dict[str, str] | None = None) -> dict:
         "MAILBOX_DIR": env.get("MAILBOX_DIR", ""),
         # Signs the tracked call-to-action links of messages (/t/<token>); unset: plain links.
         "TRACKING_SECRET": env.get("TRACKING_SECRET", ""),
+        # The hourly catalog backfill (app.catalog.backfill): "true"/"false"; unset, it runs only when BASE_URL's host
+        # is PRODUCTION_HOST.
+        "CATALOG_BACKFILL_ENABLED": env.get("CATALOG_BACKFILL_ENABLED", ""),
+        "PRODUCTION_HOST": env.get("PRODUCTION_HOST", ""),
+        "BACKFILL_MAX_PAUSE_SECONDS": float(env.get("BACKFILL_MAX_PAUSE_SECONDS", "120") or 120),
         "TRIAL_DAYS": int(env.get("TRIAL_DAYS", "7") or 7),
         "CURRENCY": "TRY",
         "STRIPE_SECRET_KEY": env.get("STRIPE_SECRET_KEY", ""),

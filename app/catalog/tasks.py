@@ -15,9 +15,10 @@ import logging
 from flask import current_app
 from rq import Retry
 
-from app.catalog import services, store
+from app.catalog import backfill, services, store
 from app.catalog.models import Category
 from app.catalog.providers import provider_for
+from app.core.db import utcnow
 from app.extensions import db, queues
 from app.translation import tasks as translation_tasks
 from app.vehicles.models import Vehicle
@@ -90,3 +91,26 @@ def _queue_walk(vehicle: Vehicle, categories: list[Category]) -> int:
         queues.enqueue(queue.name, job, vehicle.id, category.id, job_id=job_id, retry=RETRY)
         queued += 1
     return queued
+
+
+def backfill_vehicle(vehicle_id: int) -> str:
+    """A backfill scan's job: walk the vehicle's tree again (prefetch_init) once dealers are quiet and, for a windowed
+    source, inside its window; outside it, the job is moved to the window's opening (deferred, not failed)."""
+    vehicle = db.session.get(Vehicle, vehicle_id)
+    if vehicle is None:
+        return "gone"
+    now = utcnow()
+    if not backfill.in_window(vehicle.source, now):
+        opens = backfill.window_opens(now)
+        queues.get("prefetch").enqueue_at(
+            opens, backfill_vehicle, vehicle_id, job_id=f"backfill-{vehicle_id}-{opens:%Y%m%d%H}"
+        )
+        return f"deferred until {opens.isoformat()}"
+    paused = backfill.wait_for_quiet(current_app.config["BACKFILL_MAX_PAUSE_SECONDS"])
+    queued = prefetch_init(vehicle_id)
+    return f"queued {queued}" + (f" after a pause of {paused:.0f} s" if paused >= 1 else "")
+
+
+def backfill_scan() -> dict:
+    """The hourly scan (worker.SCHEDULE)."""
+    return backfill.scan().as_dict()
