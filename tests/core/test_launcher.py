@@ -22,7 +22,14 @@ def _environment_restored():  # noqa: ANN202
     os.environ.update(saved)
 
 
-def test_services_without_settings_get_their_sandbox_and_configured_ones_are_left_alone(monkeypatch):
+def unset_and_restored(monkeypatch, *names: str) -> None:  # noqa: ANN001
+    """Unset each variable now and restore it after the test (the launcher sets what its stand-ins need)."""
+    for name in names:
+        monkeypatch.setenv(name, "")
+        monkeypatch.delenv(name)
+
+
+def test_services_without_settings_get_their_sandbox_and_configured_ones_are_left_alone(monkeypatch, tmp_path):
     for setting in SOURCE_SETTINGS:
         monkeypatch.delenv(setting, raising=False)
     for name in ("CATAPI_TOKEN_URL", "CATAPI_USERNAME", "CATAPI_PASSWORD", "PORTAL_USERNAME", "PORTAL_PASSWORD"):
@@ -32,11 +39,14 @@ def test_services_without_settings_get_their_sandbox_and_configured_ones_are_lef
     monkeypatch.setenv("SCRAPE_BASE_URL", "https://catalog.example")
     monkeypatch.setenv("STRIPE_SECRET_KEY", "sk_live_configured")
     monkeypatch.setenv("SANDBOX_CATAPI_LATENCY_MS", "5")
+    unset_and_restored(monkeypatch, "MAIL_URL", "MAILBOX_DIR")
+    monkeypatch.setenv("MAILBOX_DIR", str(tmp_path / "mailbox"))
 
     started = start_local_services("127.0.0.1", "5999")
     try:
         by_name = {service.name: running for service, running, _settings in started}
-        assert sorted(by_name) == ["catapi", "portal", "vpic"]
+        assert sorted(by_name) == ["catapi", "mail", "portal", "vpic"]
+        assert os.environ["MAIL_URL"] == by_name["mail"].url
         assert os.environ["SCRAPE_BASE_URL"] == "https://catalog.example"
         assert os.environ["STRIPE_SECRET_KEY"] == "sk_live_configured"
         for _service, _running, settings in started:
@@ -53,6 +63,7 @@ def test_the_card_payment_sandbox_sends_its_webhooks_to_the_site(monkeypatch):
         monkeypatch.delenv(name, raising=False)
     for setting in SOURCE_SETTINGS:
         monkeypatch.setenv(setting, "http://127.0.0.1:9/configured")
+    monkeypatch.setenv("MAIL_URL", "smtp://127.0.0.1:9")
 
     started = start_local_services("127.0.0.1", "5999")
     try:

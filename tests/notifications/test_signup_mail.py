@@ -33,7 +33,7 @@ def clean(app) -> Iterator[None]:  # noqa: ANN001
     yield
     with app.app_context():
         db.session.execute(sa.delete(User).where(User.email.in_([EMAIL, "mail.admin@example.com"])))
-        db.session.execute(sa.delete(OutboxEmail))
+        db.session.execute(sa.delete(OutboxEmail).where(OutboxEmail.to_address == EMAIL))
         db.session.commit()
         db.session.remove()
         redis_store.client.flushdb()
@@ -60,7 +60,7 @@ def test_the_verification_mail_of_a_sign_up_arrives_and_its_link_verifies(app, c
     assert confirmed.status_code == 303
     assert client.get("/api/auth/get-session").get_json()["user"]["emailVerified"] is True
     with app.app_context():
-        statuses = db.session.scalars(sa.select(OutboxEmail.status)).all()
+        statuses = db.session.scalars(sa.select(OutboxEmail.status).where(OutboxEmail.to_address == EMAIL)).all()
         assert statuses == ["sent", "sent"]
 
 
