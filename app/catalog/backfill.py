@@ -93,6 +93,15 @@ def in_cooldown(source: str) -> bool:
     return bool(redis_store.client.exists(COOLDOWN_KEY.format(source=source)))
 
 
+def cooldown_left(source: str) -> int:
+    """Seconds until `source`'s cooldown ends (0 when it has none, or Redis cannot say)."""
+    try:
+        left = redis_store.client.ttl(COOLDOWN_KEY.format(source=source))
+    except RedisError:
+        return 0
+    return max(int(left or 0), 0)
+
+
 def mark_dealer_traffic() -> None:
     """A dealer is decoding: background catalog work waits TRAFFIC_QUIET seconds for the upstreams to be theirs."""
     with suppress(RedisError):  # the decode goes on; the backfill only loses its manners for a moment

@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from app.sources.catapi import CatapiError, CatapiSource
+from app.sources.catapi import CatapiError, CatapiRateLimitedError, CatapiSource
 from app.sources.catapi import PartRow as CatapiRow
 from app.sources.pictures import HotspotBox, ImageRefusedError, SchemaImage
 from app.sources.portal import ILLUSTRATION_PATTERN, PortalError, PortalNode, PortalPart, PortalSource, parse_part
@@ -23,6 +23,15 @@ from app.vehicles.models import Vehicle
 
 class ProviderError(Exception):
     """The upstream could not answer (down, timed out, unreadable)."""
+
+
+class ProviderRateLimitedError(ProviderError):
+    """The upstream asked us to slow down: `source` wants no call for `retry_after` seconds."""
+
+    def __init__(self, message: str, source: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.source = source
+        self.retry_after = retry_after
 
 
 class PictureRefusedError(ProviderError):
@@ -205,7 +214,7 @@ class CatapiTree:
         try:
             sheet = self.source.parts(self.catalog, self.car_id, category.external_id)
         except CatapiError as error:
-            raise ProviderError(str(error)) from error
+            raise _catapi_error(error) from error
         lines = [_parsed(row) for row in sheet.parts]
         spots = _spots(sheet.hotspots)
         picture = Picture(sheet.image_url, sheet.width, sheet.height, spots, lambda: self.source.image(sheet.image_url))
@@ -215,7 +224,7 @@ class CatapiTree:
         try:
             groups = self.source.groups(self.catalog, self.car_id, group_id)
         except CatapiError as error:
-            raise ProviderError(str(error)) from error
+            raise _catapi_error(error) from error
         return [
             Node(
                 external_id=group.id,
@@ -225,6 +234,12 @@ class CatapiTree:
             )
             for group in groups
         ]
+
+
+def _catapi_error(error: CatapiError) -> ProviderError:
+    if isinstance(error, CatapiRateLimitedError):
+        return ProviderRateLimitedError(str(error), "catapi", error.retry_after)
+    return ProviderError(str(error))
 
 
 def _parsed(row: ScrapeRow | CatapiRow) -> PartLine:

@@ -14,13 +14,14 @@ from flask_babel import gettext as _
 
 from app.accounts.models import User
 from app.billing.access import ensure_brand_access
-from app.catalog import bridge, names, store
+from app.catalog import backfill, bridge, names, store
 from app.catalog.models import Category, Part
 from app.catalog.providers import (
     CategoryRef,
     Picture,
     PictureRefusedError,
     ProviderError,
+    ProviderRateLimitedError,
     TreeProvider,
     provider_for,
 )
@@ -81,11 +82,19 @@ def fetch_roots(vehicle: Vehicle) -> bool:
     try:
         nodes = provider.roots()
     except ProviderError as error:
-        log.warning("roots of vehicle %s: %s", vehicle_id, error)
+        _failed(f"roots of vehicle {vehicle_id}", error)
         return False
     begin_writes(db.session)
     store.save_nodes(vehicle_id, source, None, nodes)
     return True
+
+
+def _failed(what: str, error: ProviderError) -> None:
+    """Log an upstream's failure; one that asked us to slow down puts its source in cooldown, so the background walk
+    and the backfill leave it alone for the wait it asked for (the page still shows what is stored)."""
+    log.warning("%s: %s", what, error)
+    if isinstance(error, ProviderRateLimitedError):
+        backfill.cool_down(error.source, error.retry_after)
 
 
 def category_in(vehicle: Vehicle, category_id: int) -> Category:
@@ -149,7 +158,7 @@ def load_children(vehicle: Vehicle, category: Category, provider: TreeProvider |
     try:
         nodes = provider.children(CategoryRef(category.external_id, category.link_path))
     except ProviderError as error:
-        log.warning("children of category %s: %s", category_id, error)
+        _failed(f"children of category {category_id}", error)
         return store.children(category_id)
     begin_writes(db.session)
     store.save_nodes(vehicle_id, source, category_id, nodes)
@@ -166,7 +175,7 @@ def load_parts(category: Category, provider: TreeProvider | None) -> list[sa.Row
         page = provider.parts(CategoryRef(category.external_id, category.link_path))
         storage_key = _copy_picture(vehicle_id, page.picture) if page.picture else None
     except ProviderError as error:
-        log.warning("parts of category %s: %s", category_id, error)
+        _failed(f"parts of category {category_id}", error)
         return store.parts(category_id)
     begin_writes(db.session)
     store.save_parts(vehicle_id, category_id, source, page.lines)

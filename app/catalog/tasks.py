@@ -11,9 +11,12 @@ never duplicates rows.
 from __future__ import annotations
 
 import logging
+import re
+from collections.abc import Callable
+from datetime import timedelta
 
 from flask import current_app
-from rq import Retry
+from rq import Retry, get_current_job
 
 from app.catalog import backfill, services, store
 from app.catalog.models import Category
@@ -26,6 +29,7 @@ from app.vehicles.models import Vehicle
 log = logging.getLogger(__name__)
 
 RETRY = Retry(max=3, interval=[10, 60, 300])
+LATER = re.compile(r"-later(\d+)$")
 
 
 def prefetch_init(vehicle_id: int) -> int:
@@ -39,6 +43,8 @@ def prefetch_init(vehicle_id: int) -> int:
         )
         return 0
     if not store.roots(vehicle.id) and not services.fetch_roots(vehicle):
+        if _deferred(vehicle, "prefetch-init", prefetch_init, vehicle_id):
+            return 0
         raise RuntimeError(f"vehicle {vehicle_id}: the upstream did not give its root categories")
     db.session.commit()
     return _queue_walk(vehicle, store.roots(vehicle.id))
@@ -53,6 +59,8 @@ def prefetch_children(vehicle_id: int, category_id: int) -> int:
     children = services.load_children(vehicle, category, provider_for(vehicle, current_app.config))
     db.session.commit()
     if not children and category.children_fetched_at is None:
+        if _deferred(vehicle, "prefetch-children", prefetch_children, vehicle_id, category_id):
+            return 0
         raise RuntimeError(f"category {category_id}: the upstream did not give its children")  # RQ retries it
     translation_tasks.queue_pending(vehicle_id)
     return _queue_walk(vehicle, children)
@@ -67,9 +75,25 @@ def prefetch_parts(vehicle_id: int, category_id: int) -> int:
     parts = services.load_parts(category, provider_for(vehicle, current_app.config))
     db.session.commit()
     if category.parts_fetched_at is None:
+        if _deferred(vehicle, "prefetch-parts", prefetch_parts, vehicle_id, category_id):
+            return 0
         raise RuntimeError(f"category {category_id}: the upstream did not give its parts")  # RQ retries it
     translation_tasks.queue_pending(vehicle_id)
     return len(parts)
+
+
+def _deferred(vehicle: Vehicle, kind: str, job: Callable[..., int], *args: int) -> bool:
+    """Deferral, not failure: when the vehicle's source is in cooldown (it asked us to slow down), the job is queued
+    again for when the cooldown ends (`<id>-later<n>`) instead of failing into RQ's retries."""
+    wait = backfill.cooldown_left(vehicle.source)
+    if wait <= 0:
+        return False
+    current = get_current_job()
+    base = LATER.sub("", current.id) if current else "-".join([kind, *map(str, args)])
+    later = int(LATER.search(current.id).group(1)) + 1 if current and LATER.search(current.id) else 1
+    queues.get("prefetch").enqueue_in(timedelta(seconds=wait), job, *args, job_id=f"{base}-later{later}", retry=RETRY)
+    log.info("%s: %s is in cooldown; deferred by %s s", base, vehicle.source, wait)
+    return True
 
 
 def _category_of(vehicle_id: int, category_id: int) -> tuple[Vehicle, Category] | None:

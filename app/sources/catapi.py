@@ -44,6 +44,16 @@ class CatapiNotFoundError(CatapiRejectedError):
     """The upstream has no such catalog, model, car or group (HTTP 404)."""
 
 
+class CatapiRateLimitedError(CatapiError):
+    """The upstream asked us to slow down (HTTP 429): every proxy speaks for the same account, so none is tried
+    next; `retry_after` is the wait it asked for, in seconds."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+        self.source = "catapi"
+
+
 class _RetryableError(CatapiError):
     pass
 
@@ -293,6 +303,8 @@ class CatapiSource:
             raise CatapiRejectedError(f"{path}: token refused")
         if response.status_code >= 500:
             raise _RetryableError(f"HTTP {response.status_code}")
+        if response.status_code == 429:
+            raise CatapiRateLimitedError(f"{path}: HTTP 429", _retry_after(response.headers.get("Retry-After")))
         if response.status_code == 404:
             raise CatapiNotFoundError(f"{path}: HTTP 404")
         if response.status_code >= 400:
@@ -429,3 +441,17 @@ def _parts_sheet(payload: Any) -> PartsSheet:
         return PartsSheet(payload["img"], int(payload["imgWidth"]), int(payload["imgHeight"]), parts, hotspots)
     except (KeyError, TypeError, ValueError) as error:
         raise CatapiUnavailableError(f"unexpected parts answer: {type(error).__name__} {error}") from error
+
+
+RATE_LIMIT_DEFAULT_WAIT = 60
+RATE_LIMIT_MAX_WAIT = 3600
+
+
+def _retry_after(header: str | None) -> int:
+    """The seconds a 429's Retry-After asks for (a number of seconds; a date or nothing means a minute), at most an
+    hour."""
+    try:
+        seconds = int((header or "").strip())
+    except ValueError:
+        return RATE_LIMIT_DEFAULT_WAIT
+    return min(max(seconds, 1), RATE_LIMIT_MAX_WAIT)

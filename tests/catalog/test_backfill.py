@@ -13,6 +13,7 @@ from rq.registry import ScheduledJobRegistry
 from app.catalog import backfill, tasks
 from app.catalog.models import Category
 from app.extensions import db, queues
+from app.sources.sandbox.catalog import VIN_GOLF
 
 NOON_ISTANBUL = datetime(2026, 11, 25, 9, 0, tzinfo=UTC)  # 12:00 in Istanbul (UTC+3)
 EVENING_ISTANBUL = datetime(2026, 11, 25, 16, 30, tzinfo=UTC)  # 19:30 in Istanbul
@@ -113,3 +114,21 @@ def test_a_backfill_job_waits_while_dealers_decode(app, on, monkeypatch):
     busy = tasks.backfill_vehicle(vehicle("catapi", 2))
 
     assert quiet == "queued 0" and busy == "queued 0 after a pause of 1 s"
+
+
+def test_a_rate_limited_upstream_defers_the_walk_and_cools_its_source(client, dealer, decode_vin, upstreams, on):
+    golf = decode_vin(VIN_GOLF).get_json()["vehicle"]["id"]
+    root = client.get(f"/api/vehicles/{golf}/categories").get_json()["categories"][0]
+    upstreams.catapi.faults.rate_limited_seconds = 120
+
+    page = client.get(f"/api/vehicles/{golf}/categories/{root['id']}/children")
+    outcome = tasks.prefetch_children(golf, root["id"])
+
+    assert page.status_code == 200 and page.get_json()["loadError"] is True  # the dealer sees what is stored
+    assert outcome == 0 and backfill.in_cooldown("catapi")
+    scheduled = ScheduledJobRegistry(queue=queues.get("prefetch"))
+    job_id = f"prefetch-children-{golf}-{root['id']}-later1"
+    assert job_id in scheduled.get_job_ids()
+    wait = (scheduled.get_scheduled_time(job_id) - datetime.now(UTC)).total_seconds()
+    assert 100 < wait <= 120
+    assert backfill.scan().sources_skipped["catapi"] == "cooldown"

@@ -59,6 +59,7 @@ class CatapiFaults:
     hanging_proxies: frozenset[int] = frozenset()
     failing_proxies: frozenset[int] = frozenset()  # these answer 502 like a dead proxy
     garbage: bool = False  # API calls answer 200 with a body that is not JSON
+    rate_limited_seconds: int = 0  # above 0: API calls answer 429 with this Retry-After
     token_ttl_seconds: int = 3600
 
 
@@ -192,6 +193,10 @@ class CatapiSandbox(Sandbox):
                 self._pause(faults.hang_seconds)
             if self._unlucky():
                 return _error("Upstream temporarily unavailable", 503)
+            if faults.rate_limited_seconds:
+                refused = _error("Too many requests", 429)
+                refused.headers["Retry-After"] = str(faults.rate_limited_seconds)
+                return refused
             return self._route(request)
 
         return handle
