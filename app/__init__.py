@@ -73,6 +73,8 @@ BLUEPRINTS = [
     "app.admin.queues_api:bp",
     "app.admin.queue_views:bp",
     "app.internal_admin.queues_api:bp",
+    "app.internal_admin.users_api:bp",
+    "app.internal_admin.users_api:consume_bp",
 ]
 
 # Each domain's module registering the stand-ins `make run` starts for unset outside services (app.core.sandboxes).

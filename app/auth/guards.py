@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from flask import Flask, Response, current_app, g, redirect, request, url_for
+from flask import Flask, Response, current_app, g, has_request_context, redirect, request, url_for
 from flask_babel import gettext as _
 from flask_login import LoginManager, current_user
 
@@ -106,7 +106,17 @@ def cookie_api_csrf_check() -> None:
         )
 
 
+def impersonation_banner() -> dict[str, Any]:
+    """For every page: whose account a read-only impersonation session shows, and until when (None otherwise)."""
+    session = current_session() if has_request_context() else None
+    if session is None or not session.impersonation_readonly:
+        return {"impersonation": None}
+    user = session.user
+    return {"impersonation": {"name": user.name, "email": user.email, "expires_at": session.expires_at}}
+
+
 def init_auth(app: Flask) -> None:
     login_manager.init_app(app)
+    app.context_processor(impersonation_banner)
     app.before_request(cookie_api_csrf_check)
     app.before_request(guard)

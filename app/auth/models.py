@@ -24,6 +24,8 @@ class AuthSession(db.Model):
     persistent: Mapped[bool] = mapped_column(default=True)
     impersonated_by: Mapped[uuid.UUID | None] = mapped_column(sa.Uuid)
     impersonation_readonly: Mapped[bool] = mapped_column(default=False)
+    # When the one-shot link of an impersonation session was used (it opens the session once).
+    link_consumed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     ip_address: Mapped[str | None] = mapped_column(sa.String(45))
     user_agent: Mapped[str | None] = mapped_column(sa.String(255))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

@@ -89,3 +89,25 @@ class PaymentRefunded(ApiModel):
     refunded_amount: int = Field(description="Kuruş refunded of the payment in all.")
     status: str = Field(description="refunded when everything was refunded, else partially_refunded.")
     currency: str
+
+
+class StatusChanged(ApiModel):
+    from_: str = Field(alias="from", examples=["active"])
+    to: str = Field(examples=["suspended"])
+    sessions_killed: int
+    changed_at: str
+
+
+class ReactivateBody(ApiModel):
+    founder_id: str = Field(max_length=FOUNDER_ID_MAX_LENGTH)
+    reason: str | None = Field(None, max_length=REASON_MAX_LENGTH)
+
+
+class ImpersonateBody(ActorBody):
+    ttl_minutes: int | None = Field(None, description="Clamped to 1-60; 15 when absent.")
+
+
+class Impersonation(ApiModel):
+    redirect_url: str = Field(description="The one-shot link (valid 60 s) that opens the session in a browser.")
+    expires_at: str
+    session_id_prefix: str
