@@ -44,7 +44,8 @@ def test_a_suspended_user_is_signed_out_at_once_and_refused_in_turkish(app, clie
     answer = call(app.test_client(), dealer.id, "suspend")  # the founder panel, server to server
 
     body = answer.get_json()
-    assert answer.status_code == 200 and (body["from"], body["to"], body["sessionsKilled"]) == ("active", "suspended", 1)
+    assert answer.status_code == 200
+    assert (body["from"], body["to"], body["sessionsKilled"]) == ("active", "suspended", 1)
     assert sessions_of(dealer) == 0
     assert client.get("/api/vehicles/history").status_code == 401
     refused = client.post("/api/auth/sign-in/email", json={"email": dealer.email, "password": "yedek-parca-2026"})
