@@ -75,6 +75,11 @@ BLUEPRINTS = [
     "app.internal_admin.queues_api:bp",
     "app.internal_admin.users_api:bp",
     "app.internal_admin.users_api:consume_bp",
+    "app.site.extras_api:bp",
+    "app.site.collect:bp",
+    "app.site.pages:bp",
+    "app.changelog.api:bp",
+    "app.changelog.views:bp",
 ]
 
 # Each domain's module registering the stand-ins `make run` starts for unset outside services (app.core.sandboxes).
@@ -95,6 +100,7 @@ MODEL_MODULES = [
     "app.translation.models",
     "app.browse.models",
     "app.referrals.models",
+    "app.changelog.models",
 ]
 
 # Each domain's seed step ("module.function"), in the order `flask seed` runs them.

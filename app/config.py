@@ -112,6 +112,15 @@ def from_env(environ: os._Environ[str] | dict[str, str] | None = None) -> dict:
         ),
         "AUTH_SECRET": env.get("AUTH_SECRET") or _instance_secret("auth_secret"),
         "ADMIN_EMAIL": env.get("ADMIN_EMAIL", ""),
+        # Where the contact form's messages go (empty: ADMIN_EMAIL, else MAIL_FROM's address).
+        "CONTACT_EMAIL": env.get("CONTACT_EMAIL", ""),
+        "CONTACT_RATE_LIMIT": env.get("CONTACT_RATE_LIMIT", "5 per 10 minutes"),
+        # The live-chat widget's identity verification (HMAC-SHA256 of the user id); empty: off.
+        "LIVECHAT_IDENTITY_SECRET": env.get("LIVECHAT_IDENTITY_SECRET", ""),
+        # Where POST /collect/<id> forwards the front end's monitoring reports; empty: they are dropped (204).
+        "COLLECT_UPSTREAM_URL": env.get("COLLECT_UPSTREAM_URL", ""),
+        # The release automation's token for POST /api/changelog/internal; empty: the route refuses every call.
+        "CHANGELOG_AUTOMATION_TOKEN": env.get("CHANGELOG_AUTOMATION_TOKEN", ""),
         "ADMIN_PASSWORD": env.get("ADMIN_PASSWORD", ""),
         "CAPTCHA_SITE_KEY": env.get("CAPTCHA_SITE_KEY", ""),
         "CAPTCHA_SECRET": env.get("CAPTCHA_SECRET", ""),

@@ -110,11 +110,18 @@ def init_form_csrf(app: Flask) -> None:
 
     @app.before_request
     def _check_form_token() -> None:
-        if not is_api_request():
+        view = app.view_functions.get(request.endpoint) if request.endpoint else None
+        if not is_api_request() and not getattr(view, "without_form_token", False):
             csrf.protect()
 
 
 View = TypeVar("View", bound=Callable[..., Any])
+
+
+def without_form_token(view: View) -> View:
+    """A page POST that a browser's own scripts send without a form (the monitoring collector): no CSRF token."""
+    view.without_form_token = True  # type: ignore[attr-defined]
+    return view
 
 
 def public(view: View) -> View:

@@ -14,3 +14,16 @@ class Health(ApiModel):
     database: str = Field(examples=["ok", "down"])
     redis: str = Field(examples=["ok", "down"])
     worker: str = Field(examples=["ok", "down", "unknown"])
+
+
+class ContactBody(ApiModel):
+    name: str = Field(max_length=100)
+    email: str = Field(max_length=254)
+    message: str = Field(max_length=5000, description="At least 10 characters.")
+    captcha_token: str | None = Field(None, description="Checked with the captcha provider when a secret is set.")
+
+
+class LivechatIdentity(ApiModel):
+    enabled: bool = Field(description="False when no identity secret is set: nothing to verify.")
+    user_id: str | None
+    hash: str | None = Field(description="HMAC-SHA256 of the user id, hex.")
