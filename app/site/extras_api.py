@@ -19,9 +19,7 @@ from app.site.schemas import ContactBody, LivechatIdentity
 
 bp = Blueprint("site_extras_api", __name__, url_prefix="/api")
 
-contact_throttle = limiter.limit(
-    throttle.setting("CONTACT_RATE_LIMIT"), key_func=get_remote_address, scope="contact"
-)
+contact_throttle = limiter.limit(throttle.setting("CONTACT_RATE_LIMIT"), key_func=get_remote_address, scope="contact")
 
 
 @bp.post("/contact")

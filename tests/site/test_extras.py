@@ -12,9 +12,13 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from tests.conftest import SITE, csrf_token_from, outbox
+from tests.conftest import csrf_token_from, outbox
 
-MESSAGE = {"name": "Kemal <b>Usta</b>", "email": "Kemal@Example.com", "message": "<script>alert(1)</script> Clio filtresi?"}
+MESSAGE = {
+    "name": "Kemal <b>Usta</b>",
+    "email": "Kemal@Example.com",
+    "message": "<script>alert(1)</script> Clio filtresi?",
+}
 
 
 def test_a_contact_message_is_escaped_and_mailed_to_the_team_with_the_sender_as_reply_to(app, client, monkeypatch):
