@@ -27,9 +27,8 @@ consume_bp = Blueprint("impersonation", __name__)
 INTERNAL_CALL = {"headers": InternalHeaders, "security": INTERNAL, "public": True}
 
 
-def _status_route(action: str, body: type, summary: str):  # noqa: ANN202
-    @documented(StatusChanged, body=body, errors=(401, 403, 404, 409), summary=summary, **INTERNAL_CALL)
-    def change(user_id: str):
+def _status_route(action: str, body: type, summary: str) -> None:
+    def change(user_id: str):  # noqa: ANN202
         actor, _body = read_actor(reason_required=action != "reactivate")
         with audited(actor, f"user.{action}", "user", user_id) as record:
             user = users.target_user(user_id)
@@ -38,8 +37,9 @@ def _status_route(action: str, body: type, summary: str):  # noqa: ANN202
             record.after = {"status": change.current, "sessionsKilled": change.sessions_killed}
         return jsonify(change.as_json())
 
-    change.__name__ = action
-    bp.add_url_rule(f"/<user_id>/{action}", view_func=change, methods=["POST"])
+    change.__name__ = change.__qualname__ = action  # the endpoint and the OpenAPI operation id
+    view = documented(StatusChanged, body=body, errors=(401, 403, 404, 409), summary=summary, **INTERNAL_CALL)(change)
+    bp.add_url_rule(f"/<user_id>/{action}", view_func=view, methods=["POST"])
 
 
 _status_route("suspend", ActorBody, "Suspend a user: their sessions end at once")
