@@ -39,7 +39,12 @@ def error_of(response, status: int | None = None) -> dict:  # noqa: ANN001
 
 def post_text(client, path: str, text: str | bytes, method: str = "POST", **kwargs):  # noqa: ANN001, ANN003, ANN201
     """Send `text` as the JSON body exactly as given (the test client's json= cannot carry a lone surrogate)."""
-    headers = {**SITE, "X-Internal-Token": INTERNAL_TOKEN, **kwargs.pop("headers", {})}
+    headers = {
+        **SITE,
+        "X-Internal-Token": INTERNAL_TOKEN,
+        "X-Automation-Token": INTERNAL_TOKEN,
+        **kwargs.pop("headers", {}),
+    }
     return client.open(path, method=method, data=text, content_type="application/json", headers=headers, **kwargs)
 
 
@@ -68,7 +73,9 @@ def signed_in(client, create_user):  # noqa: ANN001, ANN201
 
 @pytest.fixture
 def internal_token(app, monkeypatch):  # noqa: ANN001, ANN201
+    """The internal API's and the changelog automation's tokens, sent by post_text (their routes then read the body)."""
     monkeypatch.setitem(app.config, "INTERNAL_API_TOKEN", INTERNAL_TOKEN)
+    monkeypatch.setitem(app.config, "CHANGELOG_AUTOMATION_TOKEN", INTERNAL_TOKEN)
 
 
 def json_rules(app) -> list:  # noqa: ANN001
