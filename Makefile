@@ -7,7 +7,9 @@ HTMX := app/static/vendor/htmx.min.js
 SWAGGER_UI := app/static/vendor/swagger-ui/swagger-ui-bundle.js
 # panzoom: zoom and pan of the schema pictures (wheel, pinch, double tap).
 PANZOOM := app/static/vendor/panzoom.min.js
-ASSETS := $(HTMX) $(SWAGGER_UI) $(PANZOOM)
+# Chart.js: the admin dashboard's charts.
+CHARTJS := app/static/vendor/chart.umd.min.js
+ASSETS := $(HTMX) $(SWAGGER_UI) $(PANZOOM) $(CHARTJS)
 CATALOGS := $(wildcard translations/*/LC_MESSAGES/messages.po)
 COMPILED := $(CATALOGS:.po=.mo)
 
@@ -71,6 +73,10 @@ $(SWAGGER_UI): $(HTMX)
 $(PANZOOM): $(HTMX)
 	test -d node_modules/panzoom || SCARF_ANALYTICS=false npm ci --no-audit --no-fund --loglevel=error
 	cp node_modules/panzoom/dist/panzoom.min.js $@
+
+$(CHARTJS): $(HTMX)
+	test -d node_modules/chart.js || SCARF_ANALYTICS=false npm ci --no-audit --no-fund --loglevel=error
+	cp node_modules/chart.js/dist/chart.umd.min.js $@
 
 translations/%/LC_MESSAGES/messages.mo: translations/%/LC_MESSAGES/messages.po | $(VENV)/.runtime
 	$(BIN)/pybabel compile -d translations -l $* --statistics

@@ -80,6 +80,9 @@ BLUEPRINTS = [
     "app.site.pages:bp",
     "app.changelog.api:bp",
     "app.changelog.views:bp",
+    "app.admin.dashboard_api:bp",
+    "app.admin.dashboard_api:internal_bp",
+    "app.admin.dashboard_views:bp",
 ]
 
 # Each domain's module registering the stand-ins `make run` starts for unset outside services (app.core.sandboxes).

@@ -143,3 +143,20 @@ class FailedJobsQuery(ApiModel):
 class JobHandled(ApiModel):
     status: bool
     job_id: str
+
+
+class DashboardQuery(ApiModel):
+    from_: str | None = Field(None, alias="from", description="YYYY-MM-DD; the last 30 days by default")
+    to: str | None = Field(None, description="YYYY-MM-DD, included; today by default")
+
+
+class Dashboard(ApiModel):
+    from_: str = Field(alias="from")
+    to: str
+    users: dict[str, Any] = Field(description="total, verified, byStatus, newPerDay")
+    subscriptions: dict[str, Any] = Field(description="trial, active, activeByPlan (plan/period), mrrKurus")
+    conversion: dict[str, Any] = Field(description="trials started in the range, paid since, rate")
+    decodes: dict[str, Any] = Field(description="perDay by resultKind")
+    sources: list[dict[str, Any]] = Field(description="per source: calls, wins, successRate, p50Ms, p95Ms")
+    demand: dict[str, Any] = Field(description="unrecognisedWmis, vehicleRequests (top 10)")
+    prefetch_backlog: int | None
