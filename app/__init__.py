@@ -83,6 +83,8 @@ BLUEPRINTS = [
     "app.admin.dashboard_api:bp",
     "app.admin.dashboard_api:internal_bp",
     "app.admin.dashboard_views:bp",
+    "app.admin.users_api:bp",
+    "app.admin.users_views:bp",
 ]
 
 # Each domain's module registering the stand-ins `make run` starts for unset outside services (app.core.sandboxes).

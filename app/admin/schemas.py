@@ -160,3 +160,30 @@ class Dashboard(ApiModel):
     sources: list[dict[str, Any]] = Field(description="per source: calls, wins, successRate, p50Ms, p95Ms")
     demand: dict[str, Any] = Field(description="unrecognisedWmis, vehicleRequests (top 10)")
     prefetch_backlog: int | None
+
+
+class UsersQuery(ApiModel):
+    q: str | None = Field(None, max_length=100, description="Part of a name or e-mail")
+    status: str | None = Field(None, examples=["active", "suspended", "banned"])
+    plan: str | None = Field(None, description="A live plan's key")
+    page: int = Field(1, ge=1)
+
+
+class UserList(ApiModel):
+    items: list[dict[str, Any]]
+    page: int
+    has_more: bool
+
+
+class UserDetail(ApiModel):
+    user: dict[str, Any]
+    subscriptions: list[dict[str, Any]]
+    payments: list[dict[str, Any]]
+    decodes: list[dict[str, Any]]
+    sessions: list[dict[str, Any]]
+    referrals: list[dict[str, Any]]
+
+
+class ReferralsQuery(ApiModel):
+    q: str | None = Field(None, max_length=100)
+    page: int = Field(1, ge=1)
