@@ -13,6 +13,7 @@ import shutil
 import socket
 
 import pytest
+import sqlalchemy as sa
 from flask.testing import FlaskClient
 from flask_migrate import downgrade, upgrade
 from sqlalchemy.orm import Session
@@ -20,6 +21,7 @@ from sqlalchemy.orm import Session
 from app import create_app
 from app.config import normalize_database_url
 from app.extensions import db, redis_store
+from app.notifications.models import OutboxEmail
 
 
 def test_config(tmp_dir) -> dict:  # noqa: ANN001
@@ -81,6 +83,8 @@ def _isolated(request, app):  # noqa: ANN001, ANN202
     with app.app_context():
         connection = db.engine.connect()
         transaction = connection.begin()
+        # Mail that tests with committed data left behind is out of sight until the rollback: outbox() is this test's.
+        connection.execute(sa.delete(OutboxEmail))
         # Every session of the test, the test's own and each request's, joins this transaction through savepoints.
         registry.createfunc = lambda: Session(bind=connection, join_transaction_mode="create_savepoint")
         redis_store.client.flushdb()
