@@ -11,6 +11,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from flask import Response, g, request
+
 from app.core.errors import ApiError
 from app.extensions import db
 from app.internal_admin.guard import Actor, log_action
@@ -29,6 +31,7 @@ class AuditRecord:
 @contextmanager
 def audited(actor: Actor, action: str, target_type: str, target_id: Any) -> Iterator[AuditRecord]:
     """Run one internal action and record it: `with audited(actor, "subscription.cancel", "subscription", id) as r:`."""
+    g.internal_audited = True  # record_call leaves this call to it
     record = AuditRecord()
     try:
         yield record
@@ -55,3 +58,19 @@ def _add(actor: Actor, action: str, target_type: str, target_id: Any, record: Au
     )
     db.session.flush()
     log_action(actor, action, f"{target_type} {target_id}", outcome=outcome, **record.details)
+
+
+FOUNDER_HEADER = "X-Founder-Id"
+
+
+def record_call(response: Response) -> Response:
+    """Every other internal call that was answered (the reads: queues, dashboard) is recorded too: who (the
+    X-Founder-Id header; "-" when a read names nobody), which path, which endpoint. Calls refused before their actor
+    was complete (no token, no founderId or reason) are not: the log has them, and the trail names the people who
+    acted."""
+    if g.get("internal_audited") or response.status_code >= 400:
+        return response
+    actor = Actor(founder_id=(request.headers.get(FOUNDER_HEADER) or "-")[:100], reason="")
+    record = AuditRecord(after={"endpoint": request.endpoint, "status": response.status_code})
+    _add(actor, f"call.{request.method.lower()}", "endpoint", request.path, record, outcome="ok")
+    return response

@@ -18,6 +18,7 @@ from flask import Blueprint, current_app, request
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
+from app.core.db import writes_data
 from app.core.errors import ApiError
 from app.core.security import public
 from app.core.validation import json_body, text_field
@@ -67,6 +68,7 @@ class InternalBlueprint(Blueprint):
     def __init__(self, name: str, import_name: str, url_prefix: str = "") -> None:
         super().__init__(name, import_name, url_prefix=URL_PREFIX + url_prefix)
         self.before_request(require_internal_token)
+        self.after_request(_record_call)
 
     def add_url_rule(
         self,
@@ -77,8 +79,14 @@ class InternalBlueprint(Blueprint):
         **options: Any,
     ) -> None:
         if view_func is not None:
-            token_guarded(view_func)
+            token_guarded(writes_data(view_func))  # every call, reads too, writes its audit entry
         super().add_url_rule(rule, endpoint, view_func, provide_automatic_options, **options)
+
+
+def _record_call(response: Any) -> Any:
+    from app.internal_admin.audit import record_call  # the audit imports this module
+
+    return record_call(response)
 
 
 @dataclass(frozen=True)

@@ -93,3 +93,13 @@ def test_the_founder_panel_reads_and_acts_with_its_token_and_is_audited(app, cli
     assert unexplained.status_code == 400 and retried.get_json() == {"status": True, "jobId": failed_job}
     entry = db.session.scalar(sa.select(AuditEntry).where(AuditEntry.action == "job.retry"))
     assert (entry.founder_id, entry.reason, entry.outcome) == ("kurucu-1", "Kaynak düzeldi", "ok")
+
+
+def test_the_founder_panel_s_reads_are_in_the_audit_table_too(app, client, monkeypatch):
+    monkeypatch.setitem(app.config, "INTERNAL_API_TOKEN", TOKEN)
+
+    client.get("/api/internal/admin/queues", headers={AUTH_HEADER: TOKEN, "X-Founder-Id": "kurucu-1"})
+    client.get("/api/internal/admin/queues/nightly/failed", headers={AUTH_HEADER: TOKEN})  # refused: 404
+
+    [entry] = db.session.scalars(sa.select(AuditEntry).where(AuditEntry.action == "call.get")).all()
+    assert (entry.founder_id, entry.target_id, entry.outcome) == ("kurucu-1", "/api/internal/admin/queues", "ok")
