@@ -13,7 +13,7 @@ ASSETS := $(HTMX) $(SWAGGER_UI) $(PANZOOM) $(CHARTJS)
 CATALOGS := $(wildcard translations/*/LC_MESSAGES/messages.po)
 COMPILED := $(CATALOGS:.po=.mo)
 
-.PHONY: run test lint format translations assets worker scheduler bench bench-catalog bench-browse clean
+.PHONY: run test lint format translations assets worker scheduler bench bench-catalog bench-browse bench-dashboard clean
 
 run: $(VENV)/.runtime $(ASSETS) $(COMPILED)
 	$(BIN)/python -m app.core.launcher
@@ -41,6 +41,9 @@ bench-catalog: $(VENV)/.dev $(COMPILED)
 
 bench-browse: $(VENV)/.dev $(COMPILED)
 	$(BIN)/python -m bench.browse
+
+bench-dashboard: $(VENV)/.dev $(COMPILED)
+	$(BIN)/python -m bench.dashboard
 
 translations: $(COMPILED)
 
