@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import re
 import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -32,6 +33,7 @@ STATUS_LABELS = {"active": _l("active"), "suspended": _l("suspended"), "banned":
 TTL_DEFAULT, TTL_MIN, TTL_MAX = 15, 1, 60
 CONSUME_WINDOW = timedelta(seconds=60)
 CONSUME_PATH = "/admin/impersonate/consume"
+CONSUME_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,300}\.[A-Za-z0-9_-]{43}")
 
 
 @dataclass(frozen=True)
@@ -132,12 +134,14 @@ def consume_token(session_id: str, expires: datetime) -> str:
 def consume(token: str) -> AuthSession:
     """The impersonation session a genuine, unexpired, unused link opens; the link is spent. One refusal for all."""
     refused = ApiError("invalid_link", _("This link is invalid, expired or already used."), 400)
-    encoded, _dot, mac = (token or "").partition(".")
+    if not CONSUME_TOKEN.fullmatch(token or ""):
+        raise refused
+    encoded, _dot, mac = token.partition(".")
     try:
         payload = base64.urlsafe_b64decode(encoded + "=" * (-len(encoded) % 4))
     except (ValueError, TypeError):
         raise refused from None
-    if not mac or len(token) > 400 or not hmac.compare_digest(_mac(payload), mac):
+    if not hmac.compare_digest(_mac(payload), mac):
         raise refused
     kind, _bar, rest = payload.decode(errors="replace").partition("|")
     session_id, _bar, expires = rest.partition("|")

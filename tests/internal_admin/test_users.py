@@ -111,6 +111,8 @@ def test_a_link_older_than_60_seconds_or_forged_is_refused(app, client, create_u
 
     forged = client.get(f"{users.CONSUME_PATH}?t={encoded}.{'A' * len(mac)}")
     garbage = client.get(f"{users.CONSUME_PATH}?t=%00%ff..")
+    accented = client.get(f"{users.CONSUME_PATH}?t={encoded}.{'é' * len(mac)}")
+    assert accented.status_code == 400
     later = utcnow() + timedelta(seconds=61)
     monkeypatch.setattr(users, "utcnow", lambda: later)
     expired = client.get(link)
