@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -26,7 +25,7 @@ from flask import Flask
 from app.browse import upstream
 from app.extensions import db
 from bench.measure import Result, percentile
-from bench.sql import BareSql, SqlRecorder, Statements
+from bench.sql import BareSql, SqlRecorder, Statements, against_bare, latency, timed
 from bench.stack import LogTally, Served, bench_config, prepared_app, printed, run_benchmarks, shut_down
 from tests.support.upstreams import Upstreams
 
@@ -73,16 +72,6 @@ def steps(app: Flask, session: requests.Session, url: str) -> list[Step]:
         Step("web catalog: wizard", "/api/browse/scrape/renault/wizard",
              within(lambda: upstream.scrape().wizard("renault"))),
     ]  # fmt: skip
-
-
-def timed(call: Callable[[], object]) -> float:
-    began = time.perf_counter()
-    call()
-    return time.perf_counter() - began
-
-
-def latency(values: list[float]) -> str:
-    return f"p50 {percentile(values, 50) * 1000:.1f} ms  p95 {percentile(values, 95) * 1000:.1f} ms"
 
 
 def measure(step: Step, session: requests.Session, url: str) -> Result:
@@ -158,22 +147,9 @@ class InProcess:
 
 
 def measure_stored(step: StoredStep, client: InProcess, bare: BareSql) -> Result:
+    name = f"browse step from storage, {step.name}: {step.method} {step.path}"
     statements = client.recorded(step)
-    answered: list[float] = []
-    replayed: list[float] = []
-    for _ in range(STORED_ROUNDS):  # in turns, as above
-        answered.append(timed(lambda: client.call(step)))
-        replayed.append(timed(lambda: bare.run(statements)))
-    p50, p95 = (percentile(answered, p) / percentile(replayed, p) for p in (50, 95))
-    return Result(
-        name=f"browse step from storage, {step.name}: {step.method} {step.path}",
-        current=f"app (in process)   {latency(answered)}",
-        baseline=f"bare SQL           {latency(replayed)}",
-        ratio=f"p50 {p50:.2f}  p95 {p95:.2f}",
-        target=f"<= {STORED_MAX_RATIO:.1f} at p50 and at p95",
-        passed=p50 <= STORED_MAX_RATIO and p95 <= STORED_MAX_RATIO,
-        details=[f"{len(statements)} statements; {STORED_ROUNDS} rounds"],
-    )
+    return against_bare(name, lambda: client.call(step), statements, bare, STORED_ROUNDS, STORED_MAX_RATIO)
 
 
 def from_storage(app: Flask, served: Served, database_url: str, tally: LogTally) -> list[Result]:

@@ -25,8 +25,8 @@ from app.billing.models import Payment, Plan, Subscription
 from app.core.db import utcnow
 from app.extensions import db
 from app.vehicles.models import QueryLog, VinRequest
-from bench.measure import Result, percentile
-from bench.sql import BareSql, SqlRecorder
+from bench.measure import Result
+from bench.sql import BareSql, SqlRecorder, against_bare
 from bench.stack import EMAIL, LogTally, bench_config, prepared_app, printed, run_benchmarks
 from tests.support.upstreams import Upstreams
 
@@ -109,10 +109,6 @@ def _decode(rng: random.Random, now: object) -> dict:
             "created_at": now - timedelta(days=rng.randrange(DAYS), seconds=rng.randrange(86_400))}  # fmt: skip
 
 
-def latency(values: list[float]) -> str:
-    return f"p50 {percentile(values, 50) * 1000:.1f} ms  p95 {percentile(values, 95) * 1000:.1f} ms"
-
-
 def measure(app: Flask, database_url: str, path: str, name: str) -> Result:
     with app.app_context():
         recorder = SqlRecorder(db.engine)
@@ -125,27 +121,12 @@ def measure(app: Flask, database_url: str, path: str, name: str) -> Result:
             raise RuntimeError(f"GET {path}")
     statements = list(statements)
     bare = BareSql(database_url)
-    answered, replayed = [], []
     try:
-        for _ in range(ROUNDS):
-            began = time.perf_counter()
-            client.get(path)
-            answered.append(time.perf_counter() - began)
-            began = time.perf_counter()
-            bare.run(statements)
-            replayed.append(time.perf_counter() - began)
+        seeded = f"{DECODES:,} decodes, {USERS:,} users seeded"
+        name = f"dashboard JSON, {name}: GET {path}"
+        return against_bare(name, lambda: client.get(path), statements, bare, ROUNDS, MAX_RATIO, [seeded])
     finally:
         bare.close()
-    p50, p95 = (percentile(answered, p) / percentile(replayed, p) for p in (50, 95))
-    return Result(
-        name=f"dashboard JSON, {name}: GET {path}",
-        current=f"app (in process)   {latency(answered)}",
-        baseline=f"bare SQL           {latency(replayed)}",
-        ratio=f"p50 {p50:.2f}  p95 {p95:.2f}",
-        target=f"<= {MAX_RATIO:.1f} at p50 and at p95",
-        passed=p50 <= MAX_RATIO and p95 <= MAX_RATIO,
-        details=[f"{len(statements)} statements; {ROUNDS} rounds; {DECODES:,} decodes, {USERS:,} users seeded"],
-    )  # fmt: skip
 
 
 def run(database_url: str, redis_url: str) -> list[Result]:

@@ -4,11 +4,14 @@ app's handling of a request against the database work it does."""
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 import psycopg2
 import sqlalchemy as sa
+
+from bench.measure import Result, percentile
 
 Statements = list[tuple[str | None, object]]  # None: the app ended its transaction there (a commit or rollback)
 
@@ -74,3 +77,41 @@ class BareSql:
 
     def close(self) -> None:
         self.connection.close()
+
+
+def against_bare(
+    name: str,
+    call: Callable[[], object],
+    statements: Statements,
+    bare: BareSql,
+    rounds: int,
+    target: float,
+    details: list[str] | None = None,
+) -> Result:
+    """The app's handling of a request (`call`) timed in turns with its recorded statements replayed bare, so both see
+    the same moments of a shared machine; passed when the ratio is within `target` at p50 and at p95."""
+    answered: list[float] = []
+    replayed: list[float] = []
+    for _ in range(rounds):
+        answered.append(timed(call))
+        replayed.append(timed(lambda: bare.run(statements)))
+    p50, p95 = (percentile(answered, p) / percentile(replayed, p) for p in (50, 95))
+    return Result(
+        name=name,
+        current=f"app (in process)   {latency(answered)}",
+        baseline=f"bare SQL           {latency(replayed)}",
+        ratio=f"p50 {p50:.2f}  p95 {p95:.2f}",
+        target=f"<= {target:.1f} at p50 and at p95",
+        passed=p50 <= target and p95 <= target,
+        details=[f"{len(statements)} statements; {rounds} rounds", *(details or [])],
+    )
+
+
+def timed(call: Callable[[], object]) -> float:
+    began = time.perf_counter()
+    call()
+    return time.perf_counter() - began
+
+
+def latency(values: list[float]) -> str:
+    return f"p50 {percentile(values, 50) * 1000:.1f} ms  p95 {percentile(values, 95) * 1000:.1f} ms"
