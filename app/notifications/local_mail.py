@@ -4,6 +4,7 @@ them. So sign-up verification and password reset work on a fresh machine, and no
 
 from __future__ import annotations
 
+import logging
 import os
 import socket
 import uuid
@@ -64,6 +65,7 @@ def _free_port() -> int:
 
 
 def start(_base_url: str) -> tuple[MailCatcher, dict[str, str]]:
+    logging.getLogger("mail.log").setLevel(logging.WARNING)  # aiosmtpd logs every connection, its own check too
     directory = Path(os.environ.get("MAILBOX_DIR") or DEFAULT_MAILBOX)
     catcher = MailCatcher(directory).start()
     return catcher, {"MAIL_URL": catcher.url, "MAILBOX_DIR": str(directory)}
