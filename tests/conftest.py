@@ -21,6 +21,7 @@ from sqlalchemy.orm import Session
 from app import create_app
 from app.config import normalize_database_url
 from app.extensions import db, redis_store
+from app.internal_admin.models import AuditEntry
 from app.notifications.models import OutboxEmail
 
 
@@ -83,8 +84,10 @@ def _isolated(request, app):  # noqa: ANN001, ANN202
     with app.app_context():
         connection = db.engine.connect()
         transaction = connection.begin()
-        # Mail that tests with committed data left behind is out of sight until the rollback: outbox() is this test's.
+        # Mail and audit entries that tests with committed data left behind are out of sight until the rollback: what a
+        # test reads of them is its own.
         connection.execute(sa.delete(OutboxEmail))
+        connection.execute(sa.delete(AuditEntry))
         # Every session of the test, the test's own and each request's, joins this transaction through savepoints.
         registry.createfunc = lambda: Session(bind=connection, join_transaction_mode="create_savepoint")
         redis_store.client.flushdb()

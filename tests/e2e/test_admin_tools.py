@@ -68,6 +68,18 @@ def test_an_admin_sees_the_dashboard_charts_drawn(catalog_server, admin, page):
     assert page.console_errors == []
 
 
+@pytest.fixture
+def founder_trail(catalog_server):  # noqa: ANN001, ANN201
+    """The audit entries the founder's calls of a test commit, removed afterwards."""
+    yield
+    _url, _dealer, app = catalog_server
+    with app.app_context():
+        db.session.execute(sa.delete(AuditEntry).where(AuditEntry.founder_id == "kurucu-e2e"))
+        db.session.commit()
+        db.session.remove()
+
+
+@pytest.mark.usefixtures("founder_trail")
 def test_an_impersonation_link_shows_the_dealer_s_vehicle_read_only(catalog_server, page):
     url, dealer, app = catalog_server
     app.config["INTERNAL_API_TOKEN"] = TOKEN
