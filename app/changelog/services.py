@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hmac
 from typing import Any
 
 import sqlalchemy as sa
@@ -15,18 +14,15 @@ from app.core.db import utcnow
 from app.core.errors import ApiError
 from app.core.validation import text_field
 from app.extensions import db
+from app.internal_admin.guard import token_is_valid
 
 PAGE_SIZE = 20
 TITLE, BODY, CHANGE_TYPE, VERSION = _l("Title"), _l("Text"), _l("Change type"), _l("Version")
 
 
 def check_automation_token(given: str | None) -> None:
-    expected = current_app.config["CHANGELOG_AUTOMATION_TOKEN"]
-    try:
-        given_bytes = (given or "").encode("latin-1")
-    except UnicodeEncodeError:
-        given_bytes = b""
-    if not expected or not given_bytes or not hmac.compare_digest(given_bytes, expected.encode()):
+    """The same constant-time rule as the internal token: an unset token matches nothing."""
+    if not token_is_valid(given, current_app.config["CHANGELOG_AUTOMATION_TOKEN"]):
         raise ApiError("invalid_automation_token", _("A valid automation token is required for this call."), 401)
 
 
