@@ -55,6 +55,11 @@ class ReconnectingWorker(Worker):
         except redis.RedisError:  # a busy worker records the request in Redis: gone, so stop now
             raise StopRequested() from None
 
+    def _install_signal_handlers(self) -> None:
+        super()._install_signal_handlers()
+        if STOP.is_set():  # asked to stop before these handlers were in place: the loop stops before its first job
+            self._stop_requested = True
+
     def monitor_work_horse(self, job, queue, execution) -> None:  # noqa: ANN001
         try:
             super().monitor_work_horse(job, queue, execution)
@@ -123,6 +128,8 @@ class ReconnectingScheduler(Scheduler):
 
         signal.signal(signal.SIGINT, stop)
         signal.signal(signal.SIGTERM, stop)
+        if STOP.is_set():  # asked to stop while registering (before these handlers were in place): stop now
+            stop(signal.SIGTERM, None)
 
 
 def run_worker(app, burst: bool = False) -> bool:  # noqa: ANN001

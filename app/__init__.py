@@ -15,6 +15,7 @@ from app.auth.guards import init_auth
 from app.config import INSTANCE_DIR, PROJECT_ROOT
 from app.core.db import commit_per_request, tune_sqlite
 from app.core.errors import register_error_handlers
+from app.core.fast_json import FastJSONProvider
 from app.core.fragments import init_fragment_cache
 from app.core.i18n import init_i18n
 from app.core.request_id import RequestIdMiddleware
@@ -125,7 +126,7 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     )
     app.config.update(settings.from_env())
     app.config.update(overrides or {})
-    app.json.ensure_ascii = False  # Turkish text reads as itself in JSON, not as \u escapes
+    app.json = FastJSONProvider(app)
     logging.basicConfig(level=app.config["LOG_LEVEL"], format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if app.config["PROXY_COUNT"]:
         # Trust X-Forwarded-* only from the proxies we run, so rate limits key on the real client address.

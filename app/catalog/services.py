@@ -98,7 +98,8 @@ def _failed(what: str, error: ProviderError) -> None:
 
 
 def category_in(vehicle: Vehicle, category_id: int) -> Category:
-    category = db.session.get(Category, category_id)
+    """The vehicle's category `category_id`, read only (a row with the columns of a Category)."""
+    category = store.category(category_id)
     if category is None or category.vehicle_id != vehicle.id:
         raise ApiError("category_not_found", _("No such category was found for this vehicle."), 404)
     return category

@@ -159,6 +159,12 @@ def tree_complete(vehicle_id: int) -> bool:
     return is_complete(walk_state(vehicle_id))
 
 
+def category(category_id: int) -> sa.Row | None:
+    """The category as a plain row with every column (only read: a request's category, which nothing writes through
+    and nothing reads again after a commit, unlike the walk's objects)."""
+    return _rows(_CATEGORY, {"category_id": category_id}).first()
+
+
 def roots(vehicle_id: int) -> list[Category]:
     return _categories(Category.vehicle_id == vehicle_id, Category.parent_id.is_(None))
 
@@ -296,6 +302,8 @@ _WALK_STATE = sa.select(
     sa.func.count().filter(_LEAF),
     sa.func.count().filter(_LEAF, Category.parts_fetched_at.is_not(None)),
 ).where(Category.vehicle_id == sa.bindparam("vehicle_id"))
+
+_CATEGORY = sa.select(Category.__table__).where(Category.id == sa.bindparam("category_id"))
 
 _LEVELS = (
     sa.select(Category.__table__)

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import json
 import threading
 from collections import OrderedDict
 from datetime import date, datetime
@@ -21,6 +20,7 @@ from decimal import Decimal
 from typing import Any
 from uuid import UUID
 
+import orjson
 from flask import Flask, current_app, render_template, request
 from flask_babel import get_locale
 from markupsafe import Markup
@@ -59,19 +59,30 @@ class FragmentCache:
             self._entries.clear()
 
 
+# Insertion order is kept in the key (not sorted): a template that loops over a dict shows it in that order.
+KEY_OPTIONS = (
+    orjson.OPT_NON_STR_KEYS
+    | orjson.OPT_PASSTHROUGH_DATETIME
+    | orjson.OPT_PASSTHROUGH_DATACLASS
+    | orjson.OPT_PASSTHROUGH_SUBCLASS
+)
+
+
 def _key(template: str, context: dict[str, Any]) -> str | None:
     try:
-        payload = json.dumps(
-            [template, str(get_locale()), request.script_root, context], default=_exact, sort_keys=True
+        payload = orjson.dumps(
+            [template, str(get_locale()), request.script_root, context], default=_exact, option=KEY_OPTIONS
         )
-    except (_InexactError, ValueError):  # ValueError: a circular structure
+    except orjson.JSONEncodeError:  # an inexact value, a circular structure, nesting or an integer orjson refuses
         return None
-    return hashlib.blake2b(payload.encode(), digest_size=20).hexdigest()
+    return hashlib.blake2b(payload, digest_size=20).hexdigest()
 
 
 def _exact(value: Any) -> Any:
     if isinstance(value, datetime | date | Decimal | UUID):
         return repr(value)
+    if type(value) is Markup:
+        return ["Markup", str(value)]  # not the same fragment as the plain text, which the template escapes
     if isinstance(value, set | frozenset | tuple):
         return sorted(value, key=repr) if isinstance(value, set | frozenset) else list(value)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):

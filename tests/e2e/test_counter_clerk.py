@@ -24,6 +24,10 @@ pytestmark = [pytest.mark.e2e, pytest.mark.no_isolation]
 
 PHONE = {"width": 390, "height": 844}
 SELECTED = re.compile(r"\bis-selected\b")
+SMALLEST_HOTSPOT_AT_LEAST = """(least) => [...document.querySelectorAll(".hotspot")].every((spot) => {
+  const box = spot.getBoundingClientRect();
+  return box.width >= least && box.height >= least;
+})"""
 
 
 def screenshot(page, name: str) -> None:  # noqa: ANN001
@@ -227,6 +231,9 @@ def test_on_a_phone_one_row_header_search_in_reach_tree_in_a_drawer_and_big_hots
     page.evaluate("window.scrollTo(0, 0)")
     expect(page.get_by_placeholder("Parça adı veya OEM numarası")).to_be_in_viewport()
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    expect(page.locator(".hotspot").first).to_be_visible()
+    # Sized to a finger once the picture has its shown size (when it has loaded and the layout has settled).
+    page.wait_for_function(SMALLEST_HOTSPOT_AT_LEAST, arg=24)
     for spot in page.locator(".hotspot").all():
         size = spot.bounding_box()
         assert size["width"] >= 24 and size["height"] >= 24

@@ -135,6 +135,9 @@
     });
     viewers.set(figure, zoomer);
     zoomer.on("zoom", () => sizeHotspots(figure));
+    // The picture's shown size changes when it loads, when the window or the layout around it changes (a phone
+    // turned, the drawer closed); panzoom's own scaling is a transform, which this does not see (the zoom event does).
+    new ResizeObserver(() => sizeHotspots(figure)).observe(frame);
     sizeHotspots(figure);
   }
 
@@ -465,12 +468,6 @@
     if (!main) return;
     followTrail();
     startLeaf(main);
-  });
-
-  let resizeFrame = 0;
-  window.addEventListener("resize", () => {
-    window.cancelAnimationFrame(resizeFrame);
-    resizeFrame = window.requestAnimationFrame(() => document.querySelectorAll("[data-schema]").forEach(sizeHotspots));
   });
 
   function start() {
