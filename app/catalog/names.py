@@ -25,19 +25,29 @@ def english_wanted() -> bool:
 def shown_name(row: Any, english: bool | None = None) -> str:
     """The row's name in the request's language (`english` when the caller knows it already)."""
     english = english_wanted() if english is None else english
-    if english and row.name_lang == "en":
-        return row.name
-    return row.name_tr or row.name
+    return _shown(row.name, row.name_lang, row.name_tr, english)
 
 
 def name_fields(row: Any, english: bool | None = None) -> dict[str, Any]:
     """`name` in the request's language, `nameTr`, `nameEn` and `nameTrComplete`, for an answer."""
+    english = english_wanted() if english is None else english
+    return fields_of(row.name, row.name_lang, row.name_tr, row.name_tr_complete, english)
+
+
+def fields_of(name: str, name_lang: str, name_tr: str | None, complete: bool, english: bool) -> dict[str, Any]:
+    """`name_fields` from the stored name columns' values (a row read by position)."""
     return {
-        "name": shown_name(row, english),
-        "nameTr": row.name_tr,
-        "nameEn": row.name if row.name_lang == "en" else None,
-        "nameTrComplete": bool(row.name_tr and row.name_tr_complete),
+        "name": _shown(name, name_lang, name_tr, english),
+        "nameTr": name_tr,
+        "nameEn": name if name_lang == "en" else None,
+        "nameTrComplete": bool(name_tr and complete),
     }
+
+
+def _shown(name: str, name_lang: str, name_tr: str | None, english: bool) -> str:
+    if english and name_lang == "en":
+        return name
+    return name_tr or name
 
 
 def named(values: dict[str, Any], english: bool | None = None) -> dict[str, Any]:
@@ -56,19 +66,18 @@ def upstream_name(view: dict[str, Any]) -> str:
     return view["nameEn"] or view["nameTr"] or view["name"]
 
 
-def shown_label(part: Any, english: bool | None = None) -> str:
-    """A part row's label in the request's language: its shown name, without the 'see table' phrasing on a reference
-    row (the upstreams keep that phrasing in Turkish in every language)."""
-    name = shown_name(part, english)
-    if name == part.name:
-        return part.label
-    return " ".join(REFERENCE_PHRASE.sub("", name).strip(" ,;").split()) if part.reference_code else name
+def shown_label(shown: str, name: str, label: str, reference_code: str | None) -> str:
+    """A part row's label in the request's language from its `shown` name and its stored `name`, `label` and
+    `reference_code`: without the 'see table' phrasing on a reference row (the upstreams keep that phrasing in Turkish
+    in every language)."""
+    if shown == name:
+        return label
+    return " ".join(REFERENCE_PHRASE.sub("", shown).strip(" ,;").split()) if reference_code else shown
 
 
-def shown_remark(part: Any, english: bool | None = None) -> str | None:
+def shown_remark(remark: str | None, name_lang: str, english: bool) -> str | None:
     """A part row's remark ("from 05.2016", "M8x20") in the request's language: an English one is translated as it is
     shown, with the builtin dictionary (remarks are few and short, and are not stored twice)."""
-    english = english_wanted() if english is None else english
-    if not part.remark or english or part.name_lang != "en":
-        return part.remark
-    return default_translator().translate(part.remark).text
+    if not remark or english or name_lang != "en":
+        return remark
+    return default_translator().translate(remark).text

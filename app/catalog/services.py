@@ -238,8 +238,9 @@ def schema_view(category: Category) -> dict[str, Any] | None:
         "imageUrl": current_storage().url(picture.storage_key),
         "width": picture.width,
         "height": picture.height,
-        "hotspots": [
-            {"position": spot.position, "x1": spot.x1, "y1": spot.y1, "x2": spot.x2, "y2": spot.y2} for spot in spots
+        "hotspots": [  # by position, as the part rows
+            {"position": position, "x1": x1, "y1": y1, "x2": x2, "y2": y2}
+            for _key, _width, _height, position, x1, y1, x2, y2 in spots
         ],
     }
 
@@ -277,21 +278,24 @@ def parts_view(vehicle: Vehicle, parts: list[sa.Row]) -> list[dict[str, Any]]:
 
 
 def part_view(part: sa.Row, targets: dict[str, int], english: bool | None = None) -> dict[str, Any]:
-    """A part row in the request's language; `targets` maps reference codes to the stored categories of their
-    illustrations."""
+    """A part row (store.PART_COLUMNS first) in the request's language; `targets` maps reference codes to the stored
+    categories of their illustrations. Read by position: by name, a row's fourteen reads cost four times the rest."""
+    english = names.english_wanted() if english is None else english
+    (part_id, _category_id, oem_code, name, name_lang, name_tr, complete, label, position, unavailable, remark,
+     model_codes, reference_code, quantity) = part[:PART_WIDTH]  # fmt: skip
+    shown = names.fields_of(name, name_lang, name_tr, complete, english)
     return {
-        "id": part.id,
-        "oemCode": part.oem_code,
-        **names.name_fields(part, english),
-        "label": names.shown_label(part, english),
-        "position": part.position,
-        "unavailable": part.unavailable,
-        "remark": names.shown_remark(part, english),
-        "quantity": part.quantity,
-        "modelCodes": part.model_codes,
-        "reference": (
-            {"code": part.reference_code, "categoryId": targets.get(part.reference_code)}
-            if part.reference_code
-            else None
-        ),
+        "id": part_id,
+        "oemCode": oem_code,
+        **shown,
+        "label": names.shown_label(shown["name"], name, label, reference_code),
+        "position": position,
+        "unavailable": unavailable,
+        "remark": names.shown_remark(remark, name_lang, english),
+        "quantity": quantity,
+        "modelCodes": model_codes,
+        "reference": {"code": reference_code, "categoryId": targets.get(reference_code)} if reference_code else None,
     }
+
+
+PART_WIDTH = len(store.PART_COLUMNS)

@@ -124,7 +124,7 @@ def thumbnails(categories: Sequence[Category]) -> dict[int, str]:
     ids = [category.id for category in categories if category.is_leaf]
     if not ids:
         return {}
-    return {category_id: key for category_id, key in _rows(_THUMBNAILS, {"ids": ids})}
+    return dict(_rows(_THUMBNAILS, {"ids": ids}).all())
 
 
 def counts(vehicle_id: int) -> tuple[int, int, int]:
@@ -172,7 +172,7 @@ def roots(vehicle_id: int) -> list[Category]:
 def levels(vehicle_id: int, parent_ids: list[int]) -> list[sa.Row]:
     """The vehicle's roots and the children of `parent_ids`, in tree order, as plain rows with every column of a
     category (only read: the page's opened tree)."""
-    return list(_rows(_LEVELS, {"vehicle_id": vehicle_id, "parent_ids": parent_ids}))
+    return _rows(_LEVELS, {"vehicle_id": vehicle_id, "parent_ids": parent_ids}).all()
 
 
 def children(category_id: int) -> list[Category]:
@@ -181,7 +181,7 @@ def children(category_id: int) -> list[Category]:
 
 def parts(category_id: int) -> list[sa.Row]:
     """The leaf's part rows, as plain rows with the columns a part view reads (the page's hottest read)."""
-    return list(_rows(_PARTS_OF, {"category_id": category_id}))
+    return _rows(_PARTS_OF, {"category_id": category_id}).all()
 
 
 def ancestors(category: Category) -> list[sa.Row]:
@@ -189,7 +189,7 @@ def ancestors(category: Category) -> list[sa.Row]:
     deep links)."""
     if category.parent_id is None:
         return []
-    return list(_rows(_ANCESTORS, {"parent_id": category.parent_id}))
+    return _rows(_ANCESTORS, {"parent_id": category.parent_id}).all()
 
 
 def ancestor_trails(category_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
@@ -205,8 +205,7 @@ def illustration_index(vehicle_id: int, codes: set[str]) -> dict[str, int]:
     """Category ids of the vehicle's pictures whose {NNN-NNN} code is among `codes`."""
     if not codes:
         return {}
-    rows = _rows(_ILLUSTRATIONS, {"vehicle_id": vehicle_id, "codes": sorted(codes)})
-    return {code: category_id for code, category_id in rows}
+    return dict(_rows(_ILLUSTRATIONS, {"vehicle_id": vehicle_id, "codes": sorted(codes)}).all())
 
 
 def _rows(statement: sa.Executable, parameters: dict[str, Any]) -> sa.CursorResult:

@@ -3,10 +3,13 @@
 A fragment's key is a digest of its template, the request's locale and script root, and every value of its context,
 serialised in full: the same input gives the same HTML, so a kept fragment is never stale and nothing has to be
 invalidated. A context holding a value that cannot be serialised exactly (an ORM object, say) is rendered afresh.
-The cache lives in the process (a gunicorn worker each), bounded by FRAGMENT_CACHE_SIZE entries (0 turns it off).
+The cache lives in the process (a gunicorn worker each), bounded by FRAGMENT_CACHE_MB megabytes of HTML (0 turns it
+off).
 
-Used for the catalog's tree and main area (templates/catalog/_layout.html): the same drawing is opened by many
-dealers, and rendering a parts table of a hundred rows costs more than reading it from the database.
+Used for the catalog's tree and main area, each on its own (templates/catalog/_layout.html): the same drawing is
+opened by many dealers, and rendering a parts table of a hundred rows costs more than reading it from the database.
+The main area of a drawing is then one entry whether it came in a whole page or as the HTMX swap of a click in the
+tree.
 """
 
 from __future__ import annotations
@@ -33,13 +36,17 @@ class _InexactError(TypeError):
 
 
 class FragmentCache:
-    def __init__(self, size: int) -> None:
-        self.size = size
+    """At most `max_chars` characters of rendered HTML (about as many bytes: the markup is mostly ASCII), the least
+    recently used going first; a fragment larger than that whole budget is rendered and not kept."""
+
+    def __init__(self, max_chars: int) -> None:
+        self.max_chars = max_chars
+        self.chars = 0
         self._entries: OrderedDict[str, Markup] = OrderedDict()
         self._lock = threading.Lock()
 
     def render(self, template: str, **context: Any) -> Markup:
-        key = _key(template, context) if self.size > 0 else None
+        key = _key(template, context) if self.max_chars > 0 else None
         if key is None:
             return Markup(render_template(template, **context))  # noqa: S704 - Jinja's autoescaped output
         with self._lock:
@@ -48,15 +55,24 @@ class FragmentCache:
                 self._entries.move_to_end(key)
                 return html
         html = Markup(render_template(template, **context))  # noqa: S704 - Jinja's autoescaped output
-        with self._lock:
-            self._entries[key] = html
-            while len(self._entries) > self.size:
-                self._entries.popitem(last=False)
+        if len(html) <= self.max_chars:
+            self._keep(key, html)
         return html
+
+    def _keep(self, key: str, html: Markup) -> None:
+        with self._lock:
+            if key in self._entries:  # another thread rendered the same fragment meanwhile
+                return
+            self._entries[key] = html
+            self.chars += len(html)
+            while self.chars > self.max_chars:
+                _oldest, dropped = self._entries.popitem(last=False)
+                self.chars -= len(dropped)
 
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()
+            self.chars = 0
 
 
 # Insertion order is kept in the key (not sorted): a template that loops over a dict shows it in that order.
@@ -92,7 +108,7 @@ def _exact(value: Any) -> Any:
 
 
 def init_fragment_cache(app: Flask) -> None:
-    cache = FragmentCache(int(app.config.get("FRAGMENT_CACHE_SIZE", 0)))
+    cache = FragmentCache(int(app.config.get("FRAGMENT_CACHE_MB", 0) * 1_000_000))
     app.extensions[EXTENSION_KEY] = cache
     app.jinja_env.globals["cached_fragment"] = lambda template, **context: fragments().render(template, **context)
 

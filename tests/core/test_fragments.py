@@ -17,21 +17,46 @@ def _main(name: str) -> dict:
 
 
 def test_the_same_content_is_rendered_once_and_new_content_again(app):
-    cache = FragmentCache(size=2)
+    cache = FragmentCache(max_chars=100_000)
     with app.test_request_context("/"):
         links = dealer_links(1)
         first = cache.render(TEMPLATE, main=_main("a"), links=links)
         again = cache.render(TEMPLATE, main=_main("a"), links=links)
         other = cache.render(TEMPLATE, main=_main("b"), links=links)
-        cache.render(TEMPLATE, main=_main("c"), links=links)
 
     assert first is again and "&lt;a&gt;" in first
     assert "&lt;b&gt;" in other and "&lt;a&gt;" not in other
-    assert len(cache._entries) == 2  # bounded: the oldest went
+    assert cache.chars == len(first) + len(other)
+
+
+def test_the_cache_keeps_to_its_budget_dropping_the_least_recently_used(app):
+    with app.test_request_context("/"):
+        links = dealer_links(1)
+        size = len(FragmentCache(max_chars=0).render(TEMPLATE, main=_main("a"), links=links))
+        cache = FragmentCache(max_chars=2 * size + size // 2)  # room for two
+        first = cache.render(TEMPLATE, main=_main("a"), links=links)
+        first_b = cache.render(TEMPLATE, main=_main("b"), links=links)
+        assert cache.render(TEMPLATE, main=_main("a"), links=links) is first  # "a" is now the most recent
+        cache.render(TEMPLATE, main=_main("c"), links=links)  # "b" goes
+        kept_a = cache.render(TEMPLATE, main=_main("a"), links=links)
+        again_b = cache.render(TEMPLATE, main=_main("b"), links=links)
+
+    assert kept_a is first
+    assert len(cache._entries) == 2 and cache.chars <= cache.max_chars
+    assert again_b is not first_b and again_b == first_b  # rendered again, the same HTML
+
+
+def test_a_fragment_larger_than_the_whole_budget_is_rendered_and_not_kept(app):
+    cache = FragmentCache(max_chars=50)
+    with app.test_request_context("/"):
+        html = cache.render(TEMPLATE, main=_main("a"), links=dealer_links(1))
+
+    assert "&lt;a&gt;" in html and len(html) > 50
+    assert not cache._entries and cache.chars == 0
 
 
 def test_a_context_that_cannot_be_serialised_exactly_is_rendered_each_time(app):
-    cache = FragmentCache(size=8)
+    cache = FragmentCache(max_chars=100_000)
     with app.test_request_context("/"):
         vehicle = Vehicle(vin="WVWZZZAUZHW100001", brand_name="Volkswagen", model="Golf", source="catapi")
         html = cache.render(TEMPLATE, main=_main("a"), links=dealer_links(1), vehicle=vehicle)
@@ -40,7 +65,7 @@ def test_a_context_that_cannot_be_serialised_exactly_is_rendered_each_time(app):
 
 
 def test_the_locale_is_part_of_the_key(app):
-    cache = FragmentCache(size=8)
+    cache = FragmentCache(max_chars=100_000)
     for language in ("tr", "en"):
         with app.test_request_context(f"/?lang={language}"):
             refresh()  # the test's app context has cached a locale
