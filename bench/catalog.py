@@ -229,11 +229,15 @@ Contender = Callable[[Sample], object]
 
 
 def side_by_side(samples: list[Sample], contenders: dict[str, Contender]) -> dict[str, list[float]]:
-    """Each sample timed under every contender in turn, round after round: drifts of a shared machine hit all."""
+    """Each sample timed under every contender in turn, round after round: drifts of a shared machine hit all. Who goes
+    first moves on with every sample, since the first to read a sample's rows reads them colder than those after it
+    (measured: the same JSON request 8.3 ms when always first, 5.9 ms when always after the page)."""
     times: dict[str, list[float]] = {name: [] for name in contenders}
-    for _ in range(ROUNDS):
-        for sample in samples:
-            for name, contender in contenders.items():
+    order = list(contenders.items())
+    for round_number in range(ROUNDS):
+        for index, sample in enumerate(samples):
+            start = (round_number + index) % len(order)
+            for name, contender in order[start:] + order[:start]:
                 began = time.perf_counter()
                 contender(sample)
                 times[name].append(time.perf_counter() - began)
