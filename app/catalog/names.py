@@ -22,14 +22,9 @@ def english_wanted() -> bool:
     return get_locale().language == "en"
 
 
-def shown_name(row: Any, english: bool | None = None) -> str:
-    """The row's name in the request's language (`english` when the caller knows it already)."""
-    english = english_wanted() if english is None else english
-    return _shown(row.name, row.name_lang, row.name_tr, english)
-
-
 def name_fields(row: Any, english: bool | None = None) -> dict[str, Any]:
-    """`name` in the request's language, `nameTr`, `nameEn` and `nameTrComplete`, for an answer."""
+    """`name` in the request's language, `nameTr`, `nameEn` and `nameTrComplete`, for an answer (`english` when the
+    caller knows it already)."""
     english = english_wanted() if english is None else english
     return fields_of(row.name, row.name_lang, row.name_tr, row.name_tr_complete, english)
 
@@ -45,6 +40,7 @@ def fields_of(name: str, name_lang: str, name_tr: str | None, complete: bool, en
 
 
 def _shown(name: str, name_lang: str, name_tr: str | None, english: bool) -> str:
+    """The name in the request's language."""
     if english and name_lang == "en":
         return name
     return name_tr or name
