@@ -15,7 +15,6 @@ Run with `make bench-browse` or `.venv/bin/python -m bench.browse`.
 from __future__ import annotations
 
 import sys
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -26,8 +25,7 @@ from app.browse import upstream
 from app.extensions import db
 from bench.measure import Result, percentile
 from bench.sql import BareSql, SqlRecorder, Statements, against_bare, latency, timed
-from bench.stack import LogTally, Served, bench_config, prepared_app, printed, run_benchmarks, shut_down
-from tests.support.upstreams import Upstreams
+from bench.stack import LogTally, Served, bench_app, printed, run_benchmarks, shut_down
 
 UPSTREAM_MS = 40
 ALLOWANCE_MS = 60
@@ -166,24 +164,18 @@ def from_storage(app: Flask, served: Served, database_url: str, tally: LogTally)
 
 
 def run(database_url: str, redis_url: str) -> list[Result]:
-    upstreams = Upstreams.start()
-    try:
-        with tempfile.TemporaryDirectory(prefix="bench-browse-") as storage:
-            app = prepared_app({**bench_config(database_url, redis_url, upstreams), "STORAGE_DIR": storage})
-            tally = LogTally().install()
-            served = Served.start(app, "bench-browse")
-            try:
-                session = served.sessions(1, served.signed_in_cookies())[0]
-                upstreams.catapi.faults.latency_ms = upstreams.scrape.faults.latency_ms = UPSTREAM_MS
-                upstream_steps = steps(app, session, served.url)
-                return [
-                    *(printed(measure(step, session, served.url), tally) for step in upstream_steps),
-                    *from_storage(app, served, database_url, tally),
-                ]
-            finally:
-                shut_down(served, app)
-    finally:
-        upstreams.stop()
+    with bench_app(database_url, redis_url, "bench-browse") as (app, upstreams, tally):
+        served = Served.start(app, "bench-browse")
+        try:
+            session = served.sessions(1, served.signed_in_cookies())[0]
+            upstreams.catapi.faults.latency_ms = upstreams.scrape.faults.latency_ms = UPSTREAM_MS
+            upstream_steps = steps(app, session, served.url)
+            return [
+                *(printed(measure(step, session, served.url), tally) for step in upstream_steps),
+                *from_storage(app, served, database_url, tally),
+            ]
+        finally:
+            shut_down(served, app)
 
 
 if __name__ == "__main__":

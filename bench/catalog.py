@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import random
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -30,19 +29,17 @@ from app.demo.seed import seed
 from app.extensions import db
 from app.sources.sandbox.catalog import VIN_GOLF
 from app.vehicles.models import Vehicle
-from bench.measure import Result, percentile
+from bench.measure import Result, in_turns, percentile, ratios
 from bench.sql import BareSql, SqlRecorder
 from bench.stack import (
     BenchSetupError,
     LogTally,
     Served,
-    bench_config,
-    prepared_app,
+    bench_app,
     printed,
     run_benchmarks,
     shut_down,
 )
-from tests.support.upstreams import Upstreams
 
 DEFAULT_DATABASE_URL = "postgresql://postgres@127.0.0.1:5432/bench_catalog"
 VEHICLES = 100
@@ -228,30 +225,8 @@ class Client:
 Contender = Callable[[Sample], object]
 
 
-def side_by_side(samples: list[Sample], contenders: dict[str, Contender]) -> dict[str, list[float]]:
-    """Each sample timed under every contender in turn, round after round: drifts of a shared machine hit all. Who goes
-    first moves on with every sample, since the first to read a sample's rows reads them colder than those after it
-    (measured: the same JSON request 8.3 ms when always first, 5.9 ms when always after the page)."""
-    times: dict[str, list[float]] = {name: [] for name in contenders}
-    order = list(contenders.items())
-    for round_number in range(ROUNDS):
-        for index, sample in enumerate(samples):
-            start = (round_number + index) % len(order)
-            for name, contender in order[start:] + order[:start]:
-                began = time.perf_counter()
-                contender(sample)
-                times[name].append(time.perf_counter() - began)
-    return times
-
-
 def latency(values: list[float]) -> str:
     return f"p50 {percentile(values, 50) * 1000:7.2f} ms  p95 {percentile(values, 95) * 1000:7.2f} ms"
-
-
-def ratios(times: dict[str, list[float]], current: str, baseline: str) -> tuple[float, float]:
-    """current / baseline at p50 and at p95."""
-    p50, p95 = (percentile(times[current], p) / percentile(times[baseline], p) for p in (50, 95))
-    return p50, p95
 
 
 def compared(
@@ -260,8 +235,8 @@ def compared(
     """The app's handling of the request (`pair`: current, baseline) against the target at p50 and at p95; the same
     pair over HTTP (`http`) is printed beside it."""
     current, baseline = pair
-    p50, p95 = ratios(times, current, baseline)
-    http_p50, http_p95 = ratios(times, *http)
+    p50, p95 = ratios(times[current], times[baseline])
+    http_p50, http_p95 = ratios(times[http[0]], times[http[1]])
     return Result(
         name=name,
         current=f"{current:<16} {latency(times[current])}",
@@ -316,7 +291,7 @@ def against_sql(
         "app over HTTP": lambda sample: client.get(sample.path),
         **(extra or {}),
     }
-    times = side_by_side(samples, contenders)
+    times = in_turns(samples, contenders, ROUNDS)
     result = compared(title, times, ("app", "bare SQL"), target, http=("app over HTTP", "bare SQL"))
     result.details.append(statements_line(samples))
     return result
@@ -346,7 +321,7 @@ def page_html(client: Client, samples: list[Sample], app: Flask) -> Result:
         "page over HTTP": lambda sample: client.get(sample.path.removeprefix("/api"), **html),
         "JSON over HTTP": lambda sample: client.get(sample.path),
     }
-    times = side_by_side(samples, contenders)
+    times = in_turns(samples, contenders, ROUNDS)
     name = "3. vehicle page HTML: GET /vehicles/<v>/categories/<c>"
     return compared(name, times, ("page HTML", "JSON"), PAGE_MAX_RATIO, http=("page over HTTP", "JSON over HTTP"))
 
@@ -467,19 +442,13 @@ def measure(app: Flask, served: Served, database_url: str, tally: LogTally) -> l
 def run(database_url: str, redis_url: str) -> list[Result]:
     if sa.make_url(database_url).get_backend_name() != "postgresql":
         raise BenchSetupError("the catalog benchmark runs on PostgreSQL: BENCH_DATABASE_URL must name one")
-    upstreams = Upstreams.start()
-    try:
-        with tempfile.TemporaryDirectory(prefix="bench-catalog-") as storage:
-            app = prepared_app({**bench_config(database_url, redis_url, upstreams), "STORAGE_DIR": storage})
-            tally = LogTally().install()  # before the fleet: the sandboxes' request lines are not printed
-            build_fleet(app)
-            served = Served.start(app, "bench-catalog")
-            try:
-                return measure(app, served, database_url, tally)
-            finally:
-                shut_down(served, app)
-    finally:
-        upstreams.stop()
+    with bench_app(database_url, redis_url, "bench-catalog") as (app, _upstreams, tally):
+        build_fleet(app)  # after the tally is installed: the sandboxes' request lines are not printed
+        served = Served.start(app, "bench-catalog")
+        try:
+            return measure(app, served, database_url, tally)
+        finally:
+            shut_down(served, app)
 
 
 if __name__ == "__main__":

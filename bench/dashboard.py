@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import random
 import sys
-import tempfile
 import time
 import uuid
 from datetime import timedelta
@@ -27,8 +26,7 @@ from app.extensions import db
 from app.vehicles.models import QueryLog, VinRequest
 from bench.measure import Result
 from bench.sql import BareSql, SqlRecorder, against_bare
-from bench.stack import EMAIL, LogTally, bench_config, prepared_app, printed, run_benchmarks
-from tests.support.upstreams import Upstreams
+from bench.stack import EMAIL, bench_app, printed, run_benchmarks
 
 DEFAULT_DATABASE_URL = "postgresql://postgres@127.0.0.1:5432/bench_dashboard"
 DECODES = 100_000
@@ -130,25 +128,19 @@ def measure(app: Flask, database_url: str, path: str, name: str) -> Result:
 
 
 def run(database_url: str, redis_url: str) -> list[Result]:
-    upstreams = Upstreams.start()
-    try:
-        with tempfile.TemporaryDirectory(prefix="bench-dashboard-") as storage:
-            app = prepared_app({**bench_config(database_url, redis_url, upstreams), "STORAGE_DIR": storage})
-            tally = LogTally().install()
-            began = time.perf_counter()
-            seed(app)
-            print(f"seeded in {time.perf_counter() - began:.0f} s")
-            today = utcnow().date()
-            ranges = [
-                ("the last 30 days", "/api/admin/dashboard"),
-                ("90 days", f"/api/admin/dashboard?from={today - timedelta(days=DAYS - 1)}&to={today}"),
-            ]
-            results = [printed(measure(app, database_url, path, name), tally) for name, path in ranges]
-            with app.app_context():
-                db.engine.dispose()
-            return results
-    finally:
-        upstreams.stop()
+    with bench_app(database_url, redis_url, "bench-dashboard") as (app, _upstreams, tally):
+        began = time.perf_counter()
+        seed(app)
+        print(f"seeded in {time.perf_counter() - began:.0f} s")
+        today = utcnow().date()
+        ranges = [
+            ("the last 30 days", "/api/admin/dashboard"),
+            ("90 days", f"/api/admin/dashboard?from={today - timedelta(days=DAYS - 1)}&to={today}"),
+        ]
+        results = [printed(measure(app, database_url, path, name), tally) for name, path in ranges]
+        with app.app_context():
+            db.engine.dispose()
+        return results
 
 
 if __name__ == "__main__":

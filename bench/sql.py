@@ -11,7 +11,7 @@ from contextlib import contextmanager
 import psycopg2
 import sqlalchemy as sa
 
-from bench.measure import Result, percentile
+from bench.measure import Result, in_turns, percentile, ratios
 
 Statements = list[tuple[str | None, object]]  # None: the app ended its transaction there (a commit or rollback)
 
@@ -91,16 +91,9 @@ def against_bare(
     """The app's handling of a request (`call`) timed in turns with its recorded statements replayed bare, so both see
     the same moments of a shared machine, each going first every other round (the first reads the rows colder);
     passed when the ratio is within `target` at p50 and at p95."""
-    answered: list[float] = []
-    replayed: list[float] = []
-    for round_number in range(rounds):
-        if round_number % 2:
-            replayed.append(timed(lambda: bare.run(statements)))
-            answered.append(timed(call))
-        else:
-            answered.append(timed(call))
-            replayed.append(timed(lambda: bare.run(statements)))
-    p50, p95 = (percentile(answered, p) / percentile(replayed, p) for p in (50, 95))
+    times = in_turns([statements], {"app": lambda _: call(), "bare": bare.run}, rounds)
+    answered, replayed = times["app"], times["bare"]
+    p50, p95 = ratios(answered, replayed)
     return Result(
         name=name,
         current=f"app (in process)   {latency(answered)}",

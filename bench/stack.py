@@ -201,6 +201,19 @@ def prepared_app(config: dict) -> Flask:
     return app
 
 
+@contextmanager
+def bench_app(database_url: str, redis_url: str, name: str) -> Iterator[tuple[Flask, Upstreams, LogTally]]:
+    """The prepared app with the source sandboxes and a temporary storage directory, and the server's log counted
+    (LogTally) from here on; the sandboxes are stopped afterwards."""
+    upstreams = Upstreams.start()
+    try:
+        with tempfile.TemporaryDirectory(prefix=f"{name}-") as storage:
+            app = prepared_app({**bench_config(database_url, redis_url, upstreams), "STORAGE_DIR": storage})
+            yield app, upstreams, LogTally().install()
+    finally:
+        upstreams.stop()
+
+
 def _seed_dealer() -> None:
     commit_full_plan_dealer(EMAIL, "Bench Bayi", PASSWORD)
     db.session.remove()
