@@ -23,8 +23,8 @@ from flask import Flask
 
 from app.browse import upstream
 from app.extensions import db
-from bench.measure import Result, percentile
-from bench.sql import BareSql, SqlRecorder, Statements, against_bare, latency, timed
+from bench.measure import Result, latency, percentile
+from bench.sql import BareSql, SqlRecorder, Statements, against_bare, timed
 from bench.stack import LogTally, Served, bench_app, printed, run_benchmarks, shut_down
 
 UPSTREAM_MS = 40

@@ -29,7 +29,7 @@ from app.demo.seed import seed
 from app.extensions import db
 from app.sources.sandbox.catalog import VIN_GOLF
 from app.vehicles.models import Vehicle
-from bench.measure import Result, in_turns, percentile, ratios
+from bench.measure import Result, in_turns, latency, ratios, within_ratio
 from bench.sql import BareSql, SqlRecorder
 from bench.stack import (
     BenchSetupError,
@@ -225,30 +225,18 @@ class Client:
 Contender = Callable[[Sample], object]
 
 
-def latency(values: list[float]) -> str:
-    return f"p50 {percentile(values, 50) * 1000:7.2f} ms  p95 {percentile(values, 95) * 1000:7.2f} ms"
-
-
 def compared(
     name: str, times: dict[str, list[float]], pair: tuple[str, str], target: float, http: tuple[str, str]
 ) -> Result:
     """The app's handling of the request (`pair`: current, baseline) against the target at p50 and at p95; the same
     pair over HTTP (`http`) is printed beside it."""
     current, baseline = pair
-    p50, p95 = ratios(times[current], times[baseline])
     http_p50, http_p95 = ratios(times[http[0]], times[http[1]])
-    return Result(
-        name=name,
-        current=f"{current:<16} {latency(times[current])}",
-        baseline=f"{baseline:<16} {latency(times[baseline])}",
-        ratio=f"p50 {p50:.2f}  p95 {p95:.2f}",
-        target=f"<= {target:.1f} at p50 and at p95",
-        passed=p50 <= target and p95 <= target,
-        details=[
-            *(f"{other:<16} {latency(values)}" for other, values in times.items() if other not in pair),
-            f"over HTTP: {http[0]}/{http[1]} p50 {http_p50:.2f}  p95 {http_p95:.2f}  (the bench's werkzeug server)",
-        ],
-    )
+    details = [
+        *(f"{other:<18} {latency(values)}" for other, values in times.items() if other not in pair),
+        f"over HTTP: {http[0]}/{http[1]} p50 {http_p50:.2f}  p95 {http_p95:.2f}  (the bench's werkzeug server)",
+    ]
+    return within_ratio(name, (current, times[current]), (baseline, times[baseline]), target, details)
 
 
 def statements_line(samples: list[Sample]) -> str:

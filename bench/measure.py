@@ -70,6 +70,31 @@ def ratios(current: list[float], baseline: list[float]) -> tuple[float, float]:
     return p50, p95
 
 
+def latency(values: list[float]) -> str:
+    return f"p50 {percentile(values, 50) * 1000:7.2f} ms  p95 {percentile(values, 95) * 1000:7.2f} ms"
+
+
+def within_ratio(
+    name: str,
+    current: tuple[str, list[float]],
+    baseline: tuple[str, list[float]],
+    target: float,
+    details: list[str] | None = None,
+) -> Result:
+    """(label, timings) of the current contender against its baseline's: passed when their ratio is within `target`
+    at p50 and at p95."""
+    p50, p95 = ratios(current[1], baseline[1])
+    return Result(
+        name=name,
+        current=f"{current[0]:<18} {latency(current[1])}",
+        baseline=f"{baseline[0]:<18} {latency(baseline[1])}",
+        ratio=f"p50 {p50:.2f}  p95 {p95:.2f}",
+        target=f"<= {target:.1f} at p50 and at p95",
+        passed=p50 <= target and p95 <= target,
+        details=details or [],
+    )
+
+
 def timed_requests(sessions: list[requests.Session], send: Send, count: int, threads: int) -> Batch:
     """Send `count` requests from `threads` threads (thread i uses sessions[i]), all released at once."""
     shares = [count // threads + (1 if index < count % threads else 0) for index in range(threads)]

@@ -11,7 +11,7 @@ from contextlib import contextmanager
 import psycopg2
 import sqlalchemy as sa
 
-from bench.measure import Result, in_turns, percentile, ratios
+from bench.measure import Result, in_turns, within_ratio
 
 Statements = list[tuple[str | None, object]]  # None: the app ended its transaction there (a commit or rollback)
 
@@ -92,16 +92,12 @@ def against_bare(
     the same moments of a shared machine, each going first every other round (the first reads the rows colder);
     passed when the ratio is within `target` at p50 and at p95."""
     times = in_turns([statements], {"app": lambda _: call(), "bare": bare.run}, rounds)
-    answered, replayed = times["app"], times["bare"]
-    p50, p95 = ratios(answered, replayed)
-    return Result(
-        name=name,
-        current=f"app (in process)   {latency(answered)}",
-        baseline=f"bare SQL           {latency(replayed)}",
-        ratio=f"p50 {p50:.2f}  p95 {p95:.2f}",
-        target=f"<= {target:.1f} at p50 and at p95",
-        passed=p50 <= target and p95 <= target,
-        details=[f"{len(statements)} statements; {rounds} rounds", *(details or [])],
+    return within_ratio(
+        name,
+        ("app (in process)", times["app"]),
+        ("bare SQL", times["bare"]),
+        target,
+        [f"{len(statements)} statements; {rounds} rounds", *(details or [])],
     )
 
 
@@ -109,7 +105,3 @@ def timed(call: Callable[[], object]) -> float:
     began = time.perf_counter()
     call()
     return time.perf_counter() - began
-
-
-def latency(values: list[float]) -> str:
-    return f"p50 {percentile(values, 50) * 1000:.1f} ms  p95 {percentile(values, 95) * 1000:.1f} ms"
