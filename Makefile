@@ -2,14 +2,9 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-HTMX := app/static/vendor/htmx.min.js
-# Swagger UI for /api/docs: the bundle and its stylesheet.
-SWAGGER_UI := app/static/vendor/swagger-ui/swagger-ui-bundle.js
-# panzoom: zoom and pan of the schema pictures (wheel, pinch, double tap).
-PANZOOM := app/static/vendor/panzoom.min.js
-# Chart.js: the admin dashboard's charts.
-CHARTJS := app/static/vendor/chart.umd.min.js
-ASSETS := $(HTMX) $(SWAGGER_UI) $(PANZOOM) $(CHARTJS)
+# The front-end libraries (htmx, panzoom, Chart.js, Swagger UI, ...): package.json's "vendor" lists each file, and
+# .ci/build-assets.mjs installs the packages and fills app/static/vendor with them; the Dockerfile runs the same script.
+ASSETS := app/static/vendor/.built
 CATALOGS := $(wildcard translations/*/LC_MESSAGES/messages.po)
 COMPILED := $(CATALOGS:.po=.mo)
 
@@ -64,25 +59,9 @@ $(VENV)/.dev: requirements.txt requirements-dev.txt | $(BIN)/python
 	$(BIN)/pip install -q -r requirements-dev.txt
 	touch $(VENV)/.runtime $@
 
-# SCARF_ANALYTICS=false: swagger-ui-dist's dependency must not report the install anywhere.
-$(HTMX): package.json package-lock.json
-	SCARF_ANALYTICS=false npm ci --no-audit --no-fund --loglevel=error
-	mkdir -p $(dir $@)
-	cp node_modules/htmx.org/dist/htmx.min.js $@
-
-$(SWAGGER_UI): $(HTMX)
-	test -d node_modules/swagger-ui-dist || SCARF_ANALYTICS=false npm ci --no-audit --no-fund --loglevel=error
-	mkdir -p $(dir $@)
-	cp node_modules/swagger-ui-dist/swagger-ui.css $(dir $@)
-	cp node_modules/swagger-ui-dist/swagger-ui-bundle.js $@
-
-$(PANZOOM): $(HTMX)
-	test -d node_modules/panzoom || SCARF_ANALYTICS=false npm ci --no-audit --no-fund --loglevel=error
-	cp node_modules/panzoom/dist/panzoom.min.js $@
-
-$(CHARTJS): $(HTMX)
-	test -d node_modules/chart.js || SCARF_ANALYTICS=false npm ci --no-audit --no-fund --loglevel=error
-	cp node_modules/chart.js/dist/chart.umd.min.js $@
+$(ASSETS): package.json package-lock.json .ci/build-assets.mjs
+	node .ci/build-assets.mjs
+	touch $@
 
 translations/%/LC_MESSAGES/messages.mo: translations/%/LC_MESSAGES/messages.po | $(VENV)/.runtime
 	$(BIN)/pybabel compile -d translations -l $* --statistics
