@@ -10,3 +10,14 @@ access_log_format = "%(t)s %(h)s %(m)s %(U)s %(s)s %(M)sms rid=%({x-request-id}o
 # gunicorn 25+ opens a control socket at one path per user ($XDG_RUNTIME_DIR or ~/.gunicorn/gunicorn.ctl), so two
 # instances (two `make run` in different folders) would share it. Nothing here uses gunicornc: open none.
 control_socket_disable = True
+
+
+def on_starting(_server) -> None:  # noqa: ANN001
+    """Check the production settings once, in the master, before any worker boots: a missing one stops gunicorn with
+    one message (a RuntimeError here is printed as "Error: ..." with exit status 1) instead of one per worker."""
+    from dotenv import load_dotenv
+
+    from app.config import check_production, from_env
+
+    load_dotenv()
+    check_production(from_env())

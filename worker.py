@@ -199,9 +199,9 @@ def _schedule(interval: float) -> None:
 
 def main(argv: list[str]) -> int:
     load_dotenv()
-    from app import create_app
+    from app import create_app_or_exit
 
-    app = create_app()
+    app = create_app_or_exit()
     if argv[:1] == ["scheduler"]:
         run_scheduler(app)
         return 0

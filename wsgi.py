@@ -4,6 +4,6 @@ from dotenv import load_dotenv
 
 load_dotenv()
 
-from app import create_app  # noqa: E402 - settings must be in the environment before the app reads them
+from app import create_app_or_exit  # noqa: E402 - settings must be in the environment before the app reads them
 
-app = create_app()
+app = create_app_or_exit()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import sys
 from importlib import import_module
 from typing import Any
 
@@ -25,6 +26,9 @@ from app.core.translate_cli import register_translate_commands
 from app.core.validation import init_input_checks
 from app.extensions import compress, db, limiter, migrate, redis_store
 from app.sources.cli import register_sources_commands
+
+# How a process that cannot start with its settings exits (create_app_or_exit).
+SETTINGS_EXIT_STATUS = 4
 
 # Each domain's blueprints, in registration order.
 BLUEPRINTS = [
@@ -126,6 +130,7 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     )
     app.config.update(settings.from_env())
     app.config.update(overrides or {})
+    settings.check_production(app.config)  # before anything connects or starts with a missing setting
     app.json = FastJSONProvider(app)
     logging.basicConfig(level=app.config["LOG_LEVEL"], format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if app.config["PROXY_COUNT"]:
@@ -142,6 +147,17 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     register_translate_commands(app)
     register_sources_commands(app)
     return app
+
+
+def create_app_or_exit() -> Flask:
+    """create_app for the process entry points (wsgi.py, worker.py, the launcher): settings that do not let the
+    product start end the process with their one message, not a traceback. The exit status, 4, is gunicorn's "app
+    failed to load", so its master stops rather than starting the worker again and again."""
+    try:
+        return create_app()
+    except settings.SettingsError as error:
+        print(error, file=sys.stderr, flush=True)
+        raise SystemExit(SETTINGS_EXIT_STATUS) from None
 
 
 def _init_compression(app: Flask) -> None:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import os
 import secrets
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 INSTANCE_DIR = PROJECT_ROOT / "instance"
@@ -12,6 +14,35 @@ INSTANCE_DIR = PROJECT_ROOT / "instance"
 DEMO_SANDBOX_VIN = "WVWZZZAUZHW100001"
 # NHTSA's public VIN decoder, the vin_api source's default.
 VPIC_PUBLIC_URL = "https://vpic.nhtsa.dot.gov/api"
+
+# With PRODUCTION=true, start-up stops while one of these is empty: without them the product fails silently (no mail,
+# sessions signed by a secret each process makes up, no payments, links to nowhere, data in a container's SQLite).
+# Setting name: the config key it fills.
+REQUIRED_IN_PRODUCTION = {
+    "SECRET_KEY": "SECRET_KEY",
+    "AUTH_SECRET": "AUTH_SECRET",
+    "DATABASE_URL": "SQLALCHEMY_DATABASE_URI",
+    "REDIS_URL": "REDIS_URL",
+    "BASE_URL": "BASE_URL",
+    "MAIL_URL": "MAIL_URL",
+    "STRIPE_SECRET_KEY": "STRIPE_SECRET_KEY",
+    "STRIPE_WEBHOOK_SECRET": "STRIPE_WEBHOOK_SECRET",
+}
+# What the product runs without, each turning a feature off: with PRODUCTION=true, /api/health names the empty ones.
+OPTIONAL_IN_PRODUCTION = (
+    "CATAPI_BASE_URLS",  # the catalog API source
+    "SCRAPE_BASE_URL",  # the public web catalog source
+    "PORTAL_BASE_URL",  # the dealer portal source
+    "POSTHOG_API_KEY",  # product analytics
+    "CAPTCHA_SECRET",  # captcha on sign-in and sign-up
+    "OIDC_CLIENT_ID",  # social sign-in
+    "INTERNAL_API_TOKEN",  # the founder panel's internal API
+    "TRACKING_SECRET",  # tracked links in mails
+)
+
+
+class SettingsError(RuntimeError):
+    """The settings do not let the product start; the message names every one at fault."""
 
 
 def _flag(value: str | None, default: bool = False) -> bool:
@@ -34,6 +65,31 @@ def _instance_secret(name: str) -> str:
     return path.read_text().strip()
 
 
+def _development_default(value: str | None, production: bool, default: Callable[[], str]) -> str:
+    """The setting's value; when empty, the embedded default, except in production, where it stays empty (and
+    check_production names it) so no process runs on a value made up on its own machine."""
+    if value:
+        return value
+    return "" if production else default()
+
+
+def check_production(config: Mapping[str, Any]) -> None:
+    """Raise SettingsError naming every required setting that is empty, when the production flag is on."""
+    if not config.get("PRODUCTION"):
+        return
+    missing = [name for name, key in REQUIRED_IN_PRODUCTION.items() if not config.get(key)]
+    if missing:
+        raise SettingsError(
+            f"Parça Bul cannot start: PRODUCTION is on but these settings are empty: {', '.join(missing)}. "
+            "Set them in the environment or in .env (.env.example says what each one is)."
+        )
+
+
+def not_configured(config: Mapping[str, Any]) -> list[str]:
+    """The optional settings that are empty (each a feature that is off)."""
+    return [name for name in OPTIONAL_IN_PRODUCTION if not config.get(name)]
+
+
 def _optional_int(value: str | None) -> int | None:
     """An integer setting that may be left empty (None); anything else that is not a number is a startup error."""
     if value is None or not value.strip():
@@ -49,9 +105,7 @@ def normalize_database_url(url: str) -> str:
     return url
 
 
-def _database_url(value: str | None) -> str:
-    if value:
-        return normalize_database_url(value)
+def _embedded_database_url() -> str:
     INSTANCE_DIR.mkdir(exist_ok=True)
     return f"sqlite:///{INSTANCE_DIR / 'parcabul.sqlite3'}"
 
@@ -64,19 +118,18 @@ def _storage_dir(value: str | None) -> str:
     return str(path if path.is_absolute() else PROJECT_ROOT / path)
 
 
-def _base_url(env: os._Environ[str] | dict[str, str]) -> str:
-    if env.get("BASE_URL"):
-        return env["BASE_URL"].rstrip("/")
-    return f"http://{env.get('HOST', '127.0.0.1')}:{env.get('PORT', '5000')}"
-
-
 def from_env(environ: os._Environ[str] | dict[str, str] | None = None) -> dict:
     """Build the Flask config mapping from environment variables."""
     env = os.environ if environ is None else environ
-    https = _flag(env.get("FORCE_HTTPS"))
+    production = _flag(env.get("PRODUCTION"))
+    https = _flag(env.get("FORCE_HTTPS"), default=production)
     return {
-        "SECRET_KEY": env.get("SECRET_KEY") or _instance_secret("secret_key"),
-        "SQLALCHEMY_DATABASE_URI": _database_url(env.get("DATABASE_URL")),
+        # Production: every required setting must be given (check_production), FORCE_HTTPS is on unless set to false.
+        "PRODUCTION": production,
+        "SECRET_KEY": _development_default(env.get("SECRET_KEY"), production, lambda: _instance_secret("secret_key")),
+        "SQLALCHEMY_DATABASE_URI": normalize_database_url(
+            _development_default(env.get("DATABASE_URL"), production, _embedded_database_url)
+        ),
         "SQLITE_BUSY_TIMEOUT_MS": int(env.get("SQLITE_BUSY_TIMEOUT_MS", "15000")),
         "REDIS_URL": env.get("REDIS_URL", ""),
         # A dead Redis must fail a command in about this long, not hang the request (see app/core/redis_store.py).
@@ -107,10 +160,12 @@ def from_env(environ: os._Environ[str] | dict[str, str] | None = None) -> dict:
         "RATELIMIT_IN_MEMORY_FALLBACK_ENABLED": True,
         "LOG_LEVEL": env.get("LOG_LEVEL", "INFO").upper(),
         "PROXY_COUNT": int(env.get("PROXY_COUNT", "0") or 0),
-        "BASE_URL": (env.get("BASE_URL") or f"http://{env.get('HOST', '127.0.0.1')}:{env.get('PORT', '5000')}").rstrip(
-            "/"
+        "BASE_URL": _development_default(
+            env.get("BASE_URL"), production, lambda: f"http://{env.get('HOST', '127.0.0.1')}:{env.get('PORT', '5000')}"
+        ).rstrip("/"),
+        "AUTH_SECRET": _development_default(
+            env.get("AUTH_SECRET"), production, lambda: _instance_secret("auth_secret")
         ),
-        "AUTH_SECRET": env.get("AUTH_SECRET") or _instance_secret("auth_secret"),
         "ADMIN_EMAIL": env.get("ADMIN_EMAIL", ""),
         # Where the contact form's messages go (empty: ADMIN_EMAIL, else MAIL_FROM's address).
         "CONTACT_EMAIL": env.get("CONTACT_EMAIL", ""),

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from dotenv import load_dotenv
 
-from app.config import PROJECT_ROOT
+from app.config import PROJECT_ROOT, from_env
 from app.core import embedded_redis, sandboxes
 from app.core.reconnect import Backoff
 
@@ -35,10 +35,10 @@ def say(message: str) -> None:
 def prepare_database() -> None:
     from flask_migrate import upgrade
 
-    from app import create_app
+    from app import create_app_or_exit
     from app.core.seed import run_seed
 
-    app = create_app()
+    app = create_app_or_exit()
     with app.app_context():
         upgrade()
         for dotted, summary in run_seed(app.config["SEED_STEPS"]):
@@ -141,10 +141,14 @@ class Supervisor:
 
 def main() -> int:
     load_dotenv()
-    if not os.environ.get("REDIS_URL"):
-        os.environ["REDIS_URL"] = embedded_redis.shared_url()
     host, port = os.environ.get("HOST", "127.0.0.1"), os.environ.get("PORT", "5000")
-    started = start_local_services(host, port)
+    started = []
+    # In production every outside service is real: no stand-in takes a missing one's place (prepare_database's app
+    # refuses to start without it instead).
+    if not from_env()["PRODUCTION"]:
+        if not os.environ.get("REDIS_URL"):
+            os.environ["REDIS_URL"] = embedded_redis.shared_url()
+        started = start_local_services(host, port)
     prepare_database()
     supervisor = Supervisor(child_commands(host, port)).start()
     print(f"Parça Bul is running on http://{host}:{port} (Ctrl-C stops it)", flush=True)

@@ -14,6 +14,11 @@ class Health(ApiModel):
     database: str = Field(examples=["ok", "down"])
     redis: str = Field(examples=["ok", "down"])
     worker: str = Field(examples=["ok", "down", "unknown"])
+    not_configured: list[str] = Field(
+        default_factory=list,
+        description="Production only (PRODUCTION=true): the optional settings left empty, each a feature that is off.",
+        examples=[["POSTHOG_API_KEY", "CAPTCHA_SECRET"]],
+    )
 
 
 class ContactBody(ApiModel):

@@ -5,7 +5,9 @@ from __future__ import annotations
 import logging
 
 import sqlalchemy as sa
+from flask import current_app
 
+from app.config import not_configured
 from app.core.redis_store import UNAVAILABLE
 from app.core.worker_beat import worker_state
 from app.extensions import db, redis_store
@@ -39,10 +41,19 @@ def _worker_state() -> str:
         return "unknown"  # Redis went away between the ping and this read
 
 
-def health_report() -> dict[str, str]:
-    """Report database and Redis reachability (503 when either is down); the worker's state is informational."""
+def health_report() -> dict[str, str | list[str]]:
+    """Report database and Redis reachability (503 when either is down); the worker's state is informational, and so,
+    in production, are the optional settings left empty (each a feature that is off)."""
     database = "ok" if _database_ok() else "down"
     redis_state = "ok" if _redis_ok() else "down"
     overall = "ok" if database == redis_state == "ok" else "degraded"
     worker = _worker_state() if redis_state == "ok" else "unknown"
-    return {"status": overall, "database": database, "redis": redis_state, "worker": worker}
+    report: dict[str, str | list[str]] = {
+        "status": overall,
+        "database": database,
+        "redis": redis_state,
+        "worker": worker,
+    }
+    if current_app.config["PRODUCTION"]:
+        report["notConfigured"] = not_configured(current_app.config)
+    return report
