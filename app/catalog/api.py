@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, jsonify
 from flask_login import current_user
 
-from app.catalog import services
+from app.catalog import references, services
 from app.catalog.schemas import CategoryDetail, Progress, ReferenceTarget, Tree
 from app.core.openapi import documented
 
@@ -43,4 +43,4 @@ def children(vehicle_id: int, category_id: int):
 def reference(vehicle_id: int, code: str):
     """Where a reference row points: {code, categoryId}; 404 when the catalog has no such illustration."""
     vehicle = services.open_vehicle(current_user, vehicle_id)
-    return jsonify(code=code, categoryId=services.resolve_reference(vehicle, code))
+    return jsonify(code=code, categoryId=references.resolve(vehicle, code))

@@ -24,6 +24,9 @@ class CatalogLinks:
     copy_log_endpoint: str | None = None
     register_endpoint: str | None = None
     deep_link_endpoint: str | None = None
+    # Where a reference row whose picture is not stored yet leads (app.catalog.references); None on the demo, which
+    # reads stored rows only: its rows then search for the code.
+    reference_endpoint: str | None = None
     # The leaf's parts list as a CSV file and as a page to print (app.catalog.exports); None on the demo.
     export_csv_endpoint: str | None = None
     print_endpoint: str | None = None
@@ -41,6 +44,15 @@ class CatalogLinks:
         if part is not None:
             return url_for(self.category_endpoint, category_id=category_id, part=part, **self.values)
         return self._url(self.category_endpoint, "category_id", category_id)
+
+    def reference(self, reference: Mapping[str, Any]) -> str:
+        """Where a reference row (`{"code", "categoryId"}`) leads: its stored picture, else the page that finds it,
+        else the search for its code."""
+        if reference.get("categoryId") is not None:
+            return self.category(reference["categoryId"])
+        if self.reference_endpoint is not None:
+            return url_for(self.reference_endpoint, code=reference["code"], **self.values)
+        return self.home(reference["code"])
 
     def children(self, category_id: int) -> str:
         return self._url(self.children_endpoint, "category_id", category_id)
@@ -101,6 +113,7 @@ def dealer_links(vehicle_id: int) -> CatalogLinks:
         children_endpoint="catalog_views.children",
         copy_log_endpoint="catalog_copies_api.copy",
         deep_link_endpoint="catalog_views.deep_link",
+        reference_endpoint="catalog_views.reference",
         export_csv_endpoint="catalog_exports.parts_csv",
         print_endpoint="catalog_exports.print_view",
         where_used_endpoint="catalog_where_used.panel",

@@ -160,6 +160,10 @@ class ScrapeTree:
     def __init__(self, source: ScrapeSource, catalog_code: str) -> None:
         self.source = source
         self.catalog_code = catalog_code
+        # The one page listing every group, read once per provider (a request or a job): each root's children come
+        # from it, so a walk over several roots costs one upstream call, its failure included.
+        self._listing: list[ScrapeGroup] | None = None
+        self._listing_failure: str | None = None
 
     def roots(self) -> list[Node]:
         names = dict.fromkeys(group.category or OTHER_GROUPS for group in self._groups())
@@ -185,10 +189,14 @@ class ScrapeTree:
         return PartsPage(lines, _picture(sheet.picture, self.source.image))
 
     def _groups(self) -> list[ScrapeGroup]:
-        try:
-            return self.source.groups(self.catalog_code)
-        except ScrapeError as error:
-            raise ProviderError(str(error)) from error
+        if self._listing is None and self._listing_failure is None:
+            try:
+                self._listing = self.source.groups(self.catalog_code)
+            except ScrapeError as error:
+                self._listing_failure = str(error)
+        if self._listing is None:
+            raise ProviderError(self._listing_failure)
+        return self._listing
 
 
 def _illustration_code(name: str) -> str | None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import re
 from typing import Any
 
 import sqlalchemy as sa
@@ -183,36 +182,6 @@ def load_parts(category: Category, provider: TreeProvider | None) -> list[sa.Row
     if page.picture and storage_key:
         store.save_picture(category_id, page.picture, storage_key)
     return store.parts(category_id)
-
-
-REFERENCE_CODE = re.compile(r"\d{3}-\d{3}")
-MAX_REFERENCE_DEPTH = 4
-
-
-def resolve_reference(vehicle: Vehicle, code: str) -> int:
-    """The category of the illustration `code` (NNN-NNN) points to: from the illustration index, else by drilling
-    the branch whose external ids spell the code's first digits (the main group is its first digit), which costs one
-    upstream call when that group's levels above are stored. Refused with 404 when the catalog has no such picture:
-    the client then searches for the code."""
-    if not REFERENCE_CODE.fullmatch(code or ""):
-        raise ApiError("invalid_reference", _("A reference code looks like 109-010."), 400)
-    found = store.illustration_index(vehicle.id, {code}).get(code)
-    provider = provider_for(vehicle, current_app.config)
-    digits = code.replace("-", "")
-    level = store.roots(vehicle.id)
-    if not level and found is None and fetch_roots(vehicle):
-        level = store.roots(vehicle.id)
-    for _depth in range(MAX_REFERENCE_DEPTH):
-        if found is not None:
-            break
-        branch = next((node for node in level if node.external_id and digits.startswith(node.external_id)), None)
-        if branch is None:
-            break
-        level = load_children(vehicle, branch, provider)
-        found = store.illustration_index(vehicle.id, {code}).get(code)
-    if found is None:
-        raise ApiError("reference_not_found", _("Illustration %(code)s is not in this catalog.", code=code), 404)
-    return found
 
 
 def _copy_picture(vehicle_id: int, picture: Picture) -> str | None:

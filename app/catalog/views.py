@@ -19,7 +19,7 @@ from flask import Blueprint, Response, redirect, render_template, request, url_f
 from flask_babel import gettext as _
 from flask_login import current_user
 
-from app.catalog import deep_links, search, services
+from app.catalog import deep_links, references, search, services
 from app.catalog.links import dealer_links
 from app.catalog.models import Category
 from app.core.errors import ApiError
@@ -70,6 +70,22 @@ def deep_link(vehicle_id: int, trail: str):
         locate=lambda vehicle: deep_links.resolve(vehicle, trail),
         selected=lambda parts: deep_links.part_named(parts, request.args.get("pos", ""), request.args.get("oem", "")),
     )
+
+
+@bp.get("/references/<code>")
+def reference(vehicle_id: int, code: str):
+    """A reference row followed: the picture it points to, fetched from the upstream when it is not stored yet
+    (app.catalog.references); a picture the catalog does not have opens the search for its code."""
+    vehicle = get_vehicle(vehicle_id)
+    links = dealer_links(vehicle.id)
+    try:
+        services.open_vehicle(current_user, vehicle.id)
+        target = references.resolve(vehicle, code)
+    except ApiError as error:
+        if error.code == "reference_not_found":
+            return redirect(links.home(code), code=303)
+        return _refused(vehicle, error)
+    return redirect(links.category(target), code=303)
 
 
 @bp.get("/categories/<int:category_id>/children")

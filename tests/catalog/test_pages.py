@@ -256,7 +256,7 @@ def test_a_leaf_with_a_picture_has_a_hotspot_over_each_numbered_callout(client, 
     assert "style=" not in main  # the CSP allows no inline style
 
 
-def test_a_reference_row_links_to_its_picture_or_else_to_the_search(client, bmw, upstreams):
+def test_a_reference_row_links_to_its_picture_or_else_to_the_page_that_finds_it(client, bmw, upstreams):
     run_prefetch(bmw)
     reference = db.session.scalars(
         sa.select(Part).where(Part.vehicle_id == bmw, Part.reference_code.is_not(None))
@@ -275,8 +275,13 @@ def test_a_reference_row_links_to_its_picture_or_else_to_the_search(client, bmw,
         f'href="/vehicles/{bmw}/categories/{target}"' in linked
         and f"Şemaya bakın: {reference.reference_code}" in linked
     )
-    assert f'href="/vehicles/{bmw}?q={reference.reference_code}"' in searched
+    assert f'href="/vehicles/{bmw}/references/{reference.reference_code}"' in searched
+    assert f"Şemaya bakın: {reference.reference_code}" in searched
     assert "part-row is-reference" in linked
+    # The whole tree is stored and no picture carries the code any more: the page that finds it opens the search.
+    followed = client.get(f"/vehicles/{bmw}/references/{reference.reference_code}")
+    assert followed.status_code == 303
+    assert followed.headers["Location"] == f"/vehicles/{bmw}?q={reference.reference_code}"
 
 
 # --- search -------------------------------------------------------------------------------------------------------
