@@ -18,6 +18,7 @@ from app.auth.services import ensure_active
 from app.auth.sessions import COOKIE_NAME, find_live_session
 from app.core.db import SAFE_METHODS
 from app.core.errors import ApiError, is_api_request
+from app.core.openapi import documented_without_body
 
 login_manager = LoginManager()
 
@@ -91,16 +92,34 @@ def _same_site(url: str) -> bool:
     return url == site or url.startswith(site + "/")
 
 
-def cookie_api_csrf_check() -> None:
-    """A state-changing /api call that carries the session cookie must be JSON from this site itself.
+def _has_no_body() -> bool:
+    """HTTP/1.1 framing (RFC 9112, 6.3): no Transfer-Encoding and a Content-Length absent or 0 means no body."""
+    return "Transfer-Encoding" not in request.headers and request.headers.get("Content-Length", "").strip() in {"", "0"}
 
-    Browsers send neither a JSON content type nor a foreign Origin cross-site without a CORS preflight, which this
-    site never grants, so together they prove the call came from our own pages.
+
+def _json_or_nothing() -> bool:
+    """A body must be JSON; an operation the OpenAPI document gives no body may also come with none and no type.
+
+    A browser sends JSON cross-site only after a CORS preflight, which this site never grants, while a form post
+    always carries its form or text type, even empty: neither can pass here, whatever page it comes from.
+    """
+    if request.mimetype == "application/json":
+        return True
+    return not request.mimetype and _has_no_body() and documented_without_body(_view())
+
+
+def cookie_api_csrf_check() -> None:
+    """A state-changing /api call that carries the session cookie must come from this site, as JSON or with no body.
+
+    Browsers name the calling page's origin in `Origin` on every cross-site POST, PUT, PATCH and DELETE (`null` when
+    the page hides it), so a same-site Origin (or, from a browser that sends none, a same-site Referer) says where the
+    call came from. A cookie call with neither is refused: an old browser posts a form without Origin and a page can
+    drop the Referer, and a client that is not a browser can always name the site.
     """
     if not is_api_request() or request.method in SAFE_METHODS or COOKIE_NAME not in request.cookies:
         return
     origin = request.headers.get("Origin") or request.headers.get("Referer") or ""
-    if request.mimetype != "application/json" or not _same_site(origin):
+    if not _same_site(origin) or not _json_or_nothing():
         raise ApiError(
             "csrf_failed", _("Your form has expired or did not come from this site. Please reload the page."), 403
         )

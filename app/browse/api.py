@@ -23,6 +23,7 @@ from app.browse.schemas import (
     ScrapeParts,
     ScrapeVehicles,
     Wizard,
+    WizardChoices,
     WizardQuery,
     WizardVehicles,
     WizardVehiclesQuery,
@@ -106,7 +107,7 @@ def scrape_wizard(brand: str):
 
 @bp.get("/scrape/<brand>/selectors/<step>")
 @documented(
-    Wizard, query=WizardQuery, errors=(400, *UPSTREAM), summary="A legacy selector: body, engine, gearbox or year"
+    Wizard, query=WizardChoices, errors=(400, *UPSTREAM), summary="A legacy selector: body, engine, gearbox or year"
 )
 def scrape_selector(brand: str, step: str):
     return jsonify(scrape_flow.wizard(brand, request.args, step))

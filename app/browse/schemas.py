@@ -159,11 +159,16 @@ class ScrapeVehicles(ApiModel):
     vehicles: list[ScrapeVehicle]
 
 
-class WizardQuery(ApiModel):
+class WizardChoices(ApiModel):
+    """The options chosen so far (a selector's own step is its path, not a query field)."""
+
     body: str = Field(default="", max_length=100)
     engine: str = Field(default="", max_length=100)
     gearbox: str = Field(default="", max_length=100)
     year: str = Field(default="", max_length=100)
+
+
+class WizardQuery(WizardChoices):
     step: str = Field(default="", description="The step whose options to list; default: the first not chosen.")
 
 
@@ -185,7 +190,7 @@ class Wizard(ApiModel):
     variants: list[Variant]
 
 
-class WizardVehiclesQuery(WizardQuery):
+class WizardVehiclesQuery(WizardChoices):
     model: str = Field(max_length=60, description="A model name: matched exactly, then as a prefix, then fuzzily.")
 
 

@@ -22,8 +22,9 @@ TITLE = "Parça Bul API"
 VERSION = "1"
 DESCRIPTION = (
     'The JSON API of Parça Bul. Errors answer `{"error": {"code", "message"}}` with the message in Turkish '
-    "(English with `Accept-Language: en`). A change made with the session cookie must be JSON and carry an `Origin` "
-    "of the site itself. Prose and behaviour: docs/api.md in the repository."
+    "(English with `Accept-Language: en`). A change made with the session cookie must carry an `Origin` of the site "
+    "itself, and a body, when it has one, must be JSON; an operation with no request body may be called with none and "
+    "no Content-Type. Prose and behaviour: docs/api.md in the repository."
 )
 # app.auth.sessions.COOKIE_NAME (core does not import the auth domain; a test keeps the two equal).
 SESSION_COOKIE = "pb_session"
@@ -121,9 +122,15 @@ def documented(  # noqa: PLR0913
             skip_validation=True,
         )(view)
         wrapper.__doc__ = view.__doc__ or summary or None
+        wrapper.documented_body = body
         return wrapper
 
     return attach
+
+
+def documented_without_body(view: Callable[..., Any] | None) -> bool:
+    """Whether the document gives this view no request body (a view it does not describe is not known to take none)."""
+    return view is not None and hasattr(view, "documented_body") and view.documented_body is None
 
 
 def _responses(ok: Any, status: int, extra: dict[int, Any], errors: list[int]) -> Response:

@@ -91,7 +91,10 @@ def test_a_copy_needs_a_session_and_a_same_site_json_call(client, bmw, upstreams
 
     foreign = copy(client, bmw, part["id"], headers={"Origin": "https://evil.example"})
     no_origin = client.post(f"/api/vehicles/{bmw}/parts/{part['id']}/copy", json={})
-    form = client.post(f"/api/vehicles/{bmw}/parts/{part['id']}/copy", data={}, headers=SITE)
+    # An empty <form method="post">: no body, but its form type (data={} alone would send no type at all).
+    form = client.post(
+        f"/api/vehicles/{bmw}/parts/{part['id']}/copy", content_type="application/x-www-form-urlencoded", headers=SITE
+    )
     client.post("/api/auth/sign-out", json={}, headers=SITE)
     signed_out = copy(client, bmw, part["id"])
 

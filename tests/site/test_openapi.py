@@ -13,7 +13,6 @@ import pytest
 import requests
 import schemathesis
 import sqlalchemy as sa
-from flask import Flask
 from hypothesis import HealthCheck, Phase, given, settings
 from openapi_spec_validator import validate
 from pydantic import BaseModel
@@ -25,16 +24,16 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from app import create_app
 from app.auth.sessions import COOKIE_NAME
 from app.billing.models import Subscription
 from app.billing.sandbox import StripeSandbox
 from app.config import PROJECT_ROOT
 from app.core.loopback import LoopbackServer
 from app.core.openapi import SESSION_COOKIE
-from app.extensions import db, redis_store
+from app.extensions import db
 from app.sources.sandbox.catalog import VIN_CLIO, VIN_GOLF
 from tests.conftest import PASSWORD
+from tests.site.conftest import live_server_app
 from tests.support.dealers import commit_full_plan_dealer
 from tests.support.payments import WEBHOOK_SECRET
 
@@ -143,35 +142,11 @@ class LiveApi:
     subscription_id: str = ""  # another dealer's: the founder's subscription calls change it, not the signed-in one
 
 
-def _primary_keys(table: sa.Table) -> set[tuple]:
-    columns = list(table.primary_key.columns)
-    return set(db.session.execute(sa.select(*columns)).all()) if columns else set()
-
-
-@pytest.fixture(scope="module")
-def database_snapshot(app) -> Iterator[None]:  # noqa: ANN001
-    """Delete afterwards every row the run committed (sign-ups, sessions, decodes, payments...), children first."""
-    with app.app_context():
-        before = {table.name: _primary_keys(table) for table in db.metadata.sorted_tables}
-        db.session.remove()
-    yield
-    with app.app_context():
-        for table in reversed(db.metadata.sorted_tables):
-            columns = list(table.primary_key.columns)
-            for key in _primary_keys(table) - before[table.name]:
-                db.session.execute(
-                    sa.delete(table).where(*(column == value for column, value in zip(columns, key, strict=True)))
-                )
-        db.session.commit()
-        db.session.remove()
-        redis_store.client.flushdb()
-
-
 @pytest.fixture(scope="module")
 def live_api(app, base_config, _upstream_sandboxes, database_snapshot) -> Iterator[LiveApi]:  # noqa: ANN001
     """A live server on the sandboxes, a dealer with a Full plan signed in, and the Golf decoded with its tree."""
     stripe = StripeSandbox(webhook_secret=WEBHOOK_SECRET).start()
-    server_app = _server_app(base_config, _upstream_sandboxes.settings, stripe.url)
+    server_app = live_server_app(base_config, _upstream_sandboxes.settings, stripe.url, INTERNAL_TOKEN)
     with server_app.app_context():
         email = f"openapi-{uuid.uuid4().hex[:12]}@example.com"
         commit_full_plan_dealer(email, "OpenAPI Bayi", PASSWORD)
@@ -184,22 +159,6 @@ def live_api(app, base_config, _upstream_sandboxes, database_snapshot) -> Iterat
     finally:
         server.stop()
         stripe.stop()
-
-
-def _server_app(base_config: dict, upstream_settings: dict, stripe_url: str) -> Flask:
-    return create_app(
-        {
-            **base_config,
-            **upstream_settings,
-            "RATELIMIT_ENABLED": False,  # hundreds of calls a minute from one address are the point here
-            "INTERNAL_API_TOKEN": INTERNAL_TOKEN,
-            "STRIPE_SECRET_KEY": "sk_test_x",
-            "STRIPE_WEBHOOK_SECRET": WEBHOOK_SECRET,
-            "STRIPE_API_BASE": stripe_url,
-            "CHECKOUT_ORIGIN": stripe_url,
-            "DEMO_VIN": VIN_GOLF,
-        }
-    )
 
 
 def _prepare(url: str, email: str) -> LiveApi:

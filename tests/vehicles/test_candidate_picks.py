@@ -241,7 +241,10 @@ def test_choosing_again_for_an_unknown_vehicle_is_a_404(client, dealer):
 def test_choosing_again_with_the_cookie_needs_json_from_the_site(client, dealer, upstreams):
     vehicle = picked(client, candidate_ids(client)[0])
 
-    form_post = client.post(f"/api/vehicles/{vehicle['id']}/choose-again", data={}, headers=SITE)
+    # An empty <form method="post">: no body, but its form type (data={} alone would send no type at all).
+    form_post = client.post(
+        f"/api/vehicles/{vehicle['id']}/choose-again", content_type="application/x-www-form-urlencoded", headers=SITE
+    )
     foreign = client.post(
         f"/api/vehicles/{vehicle['id']}/choose-again", json={}, headers={"Origin": "https://evil.example"}
     )
