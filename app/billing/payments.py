@@ -61,7 +61,7 @@ def start_card_checkout(user: User, plan_key: Any, billing_period: Any, brand_id
     )
     _abandon(older_checkouts)
     db.session.flush()
-    capture(str(user.id), "checkout_started", _payment_properties(payment, subscription))
+    capture(str(user.id), "checkout_started", payment_properties(payment, subscription))
     return url
 
 
@@ -241,10 +241,10 @@ def _payment_by_id(value: Any) -> Payment | None:
 
 def _report(payment: Payment, event: str, **extra: Any) -> None:
     if payment.user_id is not None:
-        capture(str(payment.user_id), event, {**_payment_properties(payment, payment.subscription), **extra})
+        capture(str(payment.user_id), event, {**payment_properties(payment, payment.subscription), **extra})
 
 
-def _payment_properties(payment: Payment, subscription: Subscription | None) -> dict[str, Any]:
+def payment_properties(payment: Payment, subscription: Subscription | None) -> dict[str, Any]:
     """Funnel properties: the amount in kuruş and never $revenue, which only subscription_activated carries."""
     return {
         "amount": payment.amount,

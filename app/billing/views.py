@@ -7,7 +7,7 @@ from flask_babel import format_date
 from flask_babel import gettext as _
 from flask_login import current_user
 
-from app.billing import catalog, subscriptions
+from app.billing import catalog, returns, subscriptions
 from app.billing.models import BILLING_PERIODS
 from app.billing.money import format_tl
 from app.core.errors import ApiError
@@ -63,11 +63,13 @@ def plans():
 @bp.get("/subscription")
 def subscription():
     current = subscriptions.current_subscription(current_user)
+    checkout = request.args.get("checkout")  # the provider's return: success or cancelled
+    returns.report_return(current_user, checkout)
     return render_template(
         "billing/subscription.html",
         subscription=current,
         scheduled_brands=catalog.brands_by_ids(current.scheduled_brand_ids) if current else [],
-        checkout=request.args.get("checkout"),
+        checkout=checkout,
         checkout_url=_checkout_url(),
         status_labels=subscriptions.STATUS_LABELS,
     )
