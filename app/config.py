@@ -150,6 +150,8 @@ def from_env(environ: os._Environ[str] | dict[str, str] | None = None) -> dict:
         "ANALYTICS_HOST": env.get("ANALYTICS_HOST", ""),
         "LIVECHAT_HOST": env.get("LIVECHAT_HOST", ""),
         "LIVECHAT_WS_HOST": env.get("LIVECHAT_WS_HOST", ""),
+        # The live-chat widget's script on LIVECHAT_HOST (path and query, e.g. an account id), loaded on every page.
+        "LIVECHAT_WIDGET_PATH": env.get("LIVECHAT_WIDGET_PATH", "/widget.js"),
         "CAPTCHA_HOST": env.get("CAPTCHA_HOST", ""),
         "ERROR_TRACKING_HOST": env.get("ERROR_TRACKING_HOST", ""),
         "EXTRA_CONNECT_HOSTS": _csv(env.get("EXTRA_CONNECT_HOSTS")),

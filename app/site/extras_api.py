@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-
-from flask import Blueprint, current_app, jsonify, request
+from flask import Blueprint, jsonify, request
 from flask_limiter.util import get_remote_address
 from flask_login import current_user
 
@@ -14,6 +11,7 @@ from app.core.openapi import StatusTrue, documented
 from app.core.security import public
 from app.core.validation import json_body
 from app.extensions import limiter
+from app.site import livechat
 from app.site.contact import send_contact_message
 from app.site.schemas import ContactBody, LivechatIdentity
 
@@ -34,9 +32,4 @@ def contact():
 @bp.get("/livechat/identity")
 @documented(LivechatIdentity, summary="The live-chat widget's verified identity of the caller")
 def livechat_identity():
-    secret = current_app.config["LIVECHAT_IDENTITY_SECRET"]
-    if not secret:
-        return jsonify(enabled=False, userId=None, hash=None)
-    user_id = str(current_user.id)
-    digest = hmac.new(secret.encode(), user_id.encode(), hashlib.sha256).hexdigest()
-    return jsonify(enabled=True, userId=user_id, hash=digest)
+    return jsonify(livechat.identity(str(current_user.id)))

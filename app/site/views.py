@@ -6,8 +6,10 @@ from flask_login import current_user
 from app.accounts.services import remember_language
 from app.core.i18n import LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE, safe_next_path
 from app.core.security import public
+from app.site import livechat
 
 bp = Blueprint("site", __name__)
+bp.app_context_processor(livechat.page_widget)
 
 
 @bp.get("/")
