@@ -24,19 +24,28 @@ def live_server(app):  # noqa: ANN001, ANN201
     server.stop()
 
 
-@pytest.fixture
-def page():  # noqa: ANN201
+def require_chromium() -> None:
+    """Skip the test when Debian's Chromium is not installed (fail instead when REQUIRE_BROWSER is set)."""
     if not os.path.exists(CHROMIUM):
         if os.environ.get("REQUIRE_BROWSER"):
             pytest.fail(f"REQUIRE_BROWSER is set but there is no Chromium at {CHROMIUM}")
         pytest.skip(f"browser tests need Chromium at {CHROMIUM} (apt-get install chromium chromium-driver)")
+
+
+def launch(playwright):  # noqa: ANN001, ANN201
+    return playwright.chromium.launch(
+        executable_path=CHROMIUM,
+        args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"],
+    )
+
+
+@pytest.fixture
+def page():  # noqa: ANN201
+    require_chromium()
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"],
-        )
+        browser = launch(playwright)
         context = browser.new_context(locale="tr-TR")
         tab = context.new_page()
         tab.console_errors = []

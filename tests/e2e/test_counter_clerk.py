@@ -195,7 +195,7 @@ def test_a_part_link_survives_a_refetch_and_lands_on_the_part_in_a_fresh_session
     row = page.locator(".part-row[data-position]").nth(5)
     code = row.locator(".oem-code").inner_text()
     position = row.get_attribute("data-position")
-    row.get_by_role("button", name="Bu parçanın bağlantısını kopyala").click()
+    row.get_by_role("button", name="Bağlantı: bu parçanın bağlantısını kopyala").click()
     link = page.evaluate("navigator.clipboard.readText()")
     assert re.fullmatch(re.escape(url) + r"/vehicles/\d+/catalog/[a-z0-9/-]+\?pos=[^&]+&oem=.+", link)
 

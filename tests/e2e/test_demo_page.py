@@ -24,8 +24,9 @@ from tests.support.committed_dealer import committed_dealer
 pytestmark = [pytest.mark.e2e, pytest.mark.no_isolation]
 
 
-def store_first_branch(vehicle_id: int) -> None:
-    """Store the vehicle's roots and its first branch down to a leaf (parts, picture), as a demo seed would."""
+def store_first_branch(vehicle_id: int) -> int:
+    """Store the vehicle's roots and its first branch down to a leaf (parts, picture), as a demo seed would; the
+    leaf's id."""
     vehicle = db.session.get(Vehicle, vehicle_id)
     provider = provider_for(vehicle, current_app.config)
     if not store.roots(vehicle_id):
@@ -37,6 +38,7 @@ def store_first_branch(vehicle_id: int) -> None:
         db.session.commit()
     assert catalog.load_parts(node, provider)
     db.session.commit()
+    return node.id
 
 
 @pytest.fixture
@@ -86,7 +88,7 @@ def test_a_visitor_walks_the_demo_to_a_picture_copies_a_code_and_goes_to_registe
     # A code goes to the clipboard, and nowhere else.
     row = main.locator(".part-row:has(.copy-button)").first
     code = row.locator(".oem-code").inner_text()
-    button = row.get_by_role("button", name=f"{code} OEM numarasını kopyala")
+    button = row.get_by_role("button", name=f"Kopyala: OEM numarası {code}")
     assert button.get_attribute("data-copy-log") is None
     button.click()
     expect(button).to_have_text("Kopyalandı")

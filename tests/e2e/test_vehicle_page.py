@@ -84,7 +84,7 @@ def test_a_dealer_walks_the_tree_to_a_picture_and_links_hotspots_and_rows(catalo
 
     # Copying an OEM code puts it on the clipboard and in the copy log.
     code = other.locator(".oem-code").inner_text()
-    other.get_by_role("button", name=f"{code} OEM numarasını kopyala").click()
+    other.get_by_role("button", name=f"Kopyala: OEM numarası {code}").click()
     expect(other.locator(".copy-button")).to_have_text("Kopyalandı")
     assert page.evaluate("navigator.clipboard.readText()") == code
     deadline = time.monotonic() + 5
