@@ -1,6 +1,7 @@
 """The admin dashboard's figures, for a date range (both ends included, whole UTC days): users, subscriptions, MRR,
 trial-to-paid conversion, decodes per day by result kind, each source's success rate and p50/p95 latency (from
-query_log_insights), the unrecognised WMIs and the catalogs dealers ask for, and the prefetch backlog.
+query_log_insights), refused decodes by reason, the unrecognised WMIs, the catalogs dealers ask for and the brands they
+were refused, and the prefetch backlog.
 
 Each figure is one aggregate query (GROUP BY in the database, never rows to Python), so the JSON stays within a small
 factor of its bare SQL on a large decode log (bench/dashboard.py). Percentiles are the database's where it has them
@@ -17,12 +18,13 @@ from flask_babel import gettext as _
 from redis.exceptions import RedisError
 
 from app.accounts.models import User
-from app.billing.models import Payment, Plan, Subscription
+from app.billing.models import Brand, Payment, Plan, Subscription
 from app.core.db import utcnow
 from app.core.errors import ApiError
 from app.extensions import db, queues
 from app.vehicles.decode import ERROR_LOG_TEXT
 from app.vehicles.models import VinRequest
+from app.vehicles.refusals import REFUSED
 
 DEFAULT_DAYS = 30
 MAX_DAYS = 366
@@ -36,6 +38,7 @@ INSIGHTS = sa.table(
     sa.column("success"),
     sa.column("error_message"),
     sa.column("result_kind"),
+    sa.column("brand_id"),
     *(sa.column(f"{source}_ms") for source in SOURCES),
 )
 
@@ -144,7 +147,16 @@ def _decodes(since: datetime, until: datetime) -> dict[str, Any]:
         .group_by(day, kind)
         .order_by(day)
     ).all()
-    return {"perDay": [{"day": day, "resultKind": kind, "count": count} for day, kind, count in rows]}
+    refused = db.session.execute(
+        sa.select(INSIGHTS.c.error_message, sa.func.count())
+        .where(INSIGHTS.c.created_at >= since, INSIGHTS.c.created_at < until, INSIGHTS.c.result_kind == REFUSED)
+        .group_by(INSIGHTS.c.error_message)
+        .order_by(sa.func.count().desc(), INSIGHTS.c.error_message)
+    ).all()
+    return {
+        "perDay": [{"day": day, "resultKind": kind, "count": count} for day, kind, count in rows],
+        "refused": [{"reason": reason, "count": count} for reason, count in refused],
+    }
 
 
 def _sources(since: datetime, until: datetime) -> list[dict[str, Any]]:
@@ -152,7 +164,8 @@ def _sources(since: datetime, until: datetime) -> list[dict[str, Any]]:
     wins = dict(
         db.session.execute(
             sa.select(INSIGHTS.c.source, sa.func.count())
-            .where(in_range, INSIGHTS.c.success.is_(True))
+            # A refused decode names a source only when it found the car (the caller's plan did not cover it).
+            .where(in_range, sa.or_(INSIGHTS.c.success.is_(True), INSIGHTS.c.result_kind == REFUSED))
             .group_by(INSIGHTS.c.source)
         ).all()
     )
@@ -218,7 +231,21 @@ def _demand(since: datetime, until: datetime) -> dict[str, Any]:
     return {
         "unrecognisedWmis": [{"wmi": code, "count": count} for code, count in unrecognised],
         "vehicleRequests": [{"wmi": code, "kind": kind, "count": count} for code, kind, count in requested],
+        "refusedBrands": _refused_brands(since, until),
     }
+
+
+def _refused_brands(since: datetime, until: datetime) -> list[dict[str, Any]]:
+    """The brands dealers were refused (outside their plan, or no subscription at all): demand for a plan."""
+    rows = db.session.execute(
+        sa.select(Brand.name, INSIGHTS.c.error_message, sa.func.count())
+        .join(Brand, Brand.id == INSIGHTS.c.brand_id)
+        .where(INSIGHTS.c.created_at >= since, INSIGHTS.c.created_at < until, INSIGHTS.c.result_kind == REFUSED)
+        .group_by(Brand.name, INSIGHTS.c.error_message)
+        .order_by(sa.func.count().desc(), Brand.name)
+        .limit(TOP)
+    ).all()
+    return [{"brand": brand, "reason": reason, "count": count} for brand, reason, count in rows]
 
 
 def _backlog() -> int | None:

@@ -156,9 +156,9 @@ class Dashboard(ApiModel):
     users: dict[str, Any] = Field(description="total, verified, byStatus, newPerDay")
     subscriptions: dict[str, Any] = Field(description="trial, active, activeByPlan (plan/period), mrrKurus")
     conversion: dict[str, Any] = Field(description="trials started in the range, paid since, rate")
-    decodes: dict[str, Any] = Field(description="perDay by resultKind")
+    decodes: dict[str, Any] = Field(description="perDay by resultKind; refused (reason, count)")
     sources: list[dict[str, Any]] = Field(description="per source: calls, wins, successRate, p50Ms, p95Ms")
-    demand: dict[str, Any] = Field(description="unrecognisedWmis, vehicleRequests (top 10)")
+    demand: dict[str, Any] = Field(description="unrecognisedWmis, vehicleRequests, refusedBrands (top 10)")
     prefetch_backlog: int | None
 
 

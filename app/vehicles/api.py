@@ -14,7 +14,7 @@ from app.core.errors import ApiError
 from app.core.openapi import StatusTrue, documented
 from app.core.validation import ID_MAX, int_arg, json_body, text_field
 from app.extensions import limiter
-from app.vehicles import answers, services
+from app.vehicles import answers, refusals, services
 from app.vehicles.answers import Pick, vehicle_view
 from app.vehicles.decode import decode
 from app.vehicles.schemas import DecodeAnswer, DecodeBody, History, HistoryQuery, ReportBody, Reported, VehicleOut
@@ -24,8 +24,12 @@ bp = Blueprint("vehicles_api", __name__, url_prefix="/api/vehicles")
 NOTE = _l("Note")
 
 # One budget per user for every decode, here and on the VIN search page (app.vehicles.views uses it too).
+# Its refusals are logged as refused decodes (one row per client and window: app.vehicles.refusals).
 decode_throttle = limiter.shared_limit(
-    throttle.setting("DECODE_RATE_LIMIT"), scope="vin-decode", key_func=throttle.user_or_address
+    throttle.setting("DECODE_RATE_LIMIT"),
+    scope="vin-decode",
+    key_func=throttle.user_or_address,
+    on_breach=refusals.log_throttled,
 )
 
 
@@ -39,7 +43,12 @@ decode_throttle = limiter.shared_limit(
 @decode_throttle
 def decode_route():
     data = json_body()
-    return _answered(decode(current_user, data.get("vin"), read_pick(data)))
+    try:
+        pick = read_pick(data)
+    except ApiError as refusal:
+        refusals.record(current_user.id, data.get("vin"), refusal.code)
+        raise
+    return _answered(decode(current_user, data.get("vin"), pick))
 
 
 @bp.post("/<int:vehicle_id>/choose-again")

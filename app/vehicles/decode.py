@@ -31,7 +31,7 @@ from app.extensions import db, queues, redis_store
 from app.sources import wmi
 from app.sources.base import Car, LookupResult, Outcome
 from app.sources.vin_api import VinApiSettings
-from app.vehicles import picks, scrape_cache
+from app.vehicles import picks, refusals, scrape_cache
 from app.vehicles import sources as source_pool
 from app.vehicles.answers import DecodeAnswer, Pick, normalize_vin, vehicle_view
 from app.vehicles.breaker import CircuitBreaker
@@ -94,21 +94,45 @@ def decode(
 
     `pick` chooses a candidate (it becomes the user's own pick); `choose_again` answers the candidate list even when
     the user has picked one, with their pick marked."""
-    vin = normalize_vin(raw_vin)
-    budget = float(current_app.config["DECODE_BUDGET_SECONDS"])
     started = time.monotonic()
+    try:
+        vin = normalize_vin(raw_vin)
+    except ApiError as refusal:
+        refusals.record(user.id, raw_vin, refusal.code)
+        raise
+    budget = float(current_app.config["DECODE_BUDGET_SECONDS"])
     run = Run(
         user, user.id, vin, started, started + budget, on_stage, choose_again=choose_again, timings={"wmi": vin[:3]}
     )
+    try:
+        answer = _answer(run, pick or Pick())
+    except ApiError as refusal:
+        _record_refusal(run, refusal)
+        raise
+    return _finish(run, answer)
+
+
+def _answer(run: Run, pick: Pick) -> DecodeAnswer:
     cache = ResolveCache(redis_store.client)
-    pick = pick or Pick()
     answer = None if pick.source else _cached_vehicle(run, cache)
     if answer is None:
         _check_wmi_brand(run)
         answer = _within_capacity(run, lambda: _picked(run, cache, pick) if pick.source else _resolve(run, cache))
-    if choose_again and answer.kind == "candidates":
-        answer.chosen = picks.own_key(run.user_id, vin)
-    return _finish(run, answer)
+    if run.choose_again and answer.kind == "candidates":
+        answer.chosen = picks.own_key(run.user_id, run.vin)
+    return answer
+
+
+def _record_refusal(run: Run, refusal: ApiError, source: str | None = None) -> None:
+    refusals.record(
+        run.user_id,
+        run.vin,
+        refusal.code,
+        brand_id=run.brand_id,
+        source=source,
+        elapsed_ms=run.elapsed_ms(),
+        timings=run.timings,
+    )
 
 
 def _cached_vehicle(run: Run, cache: ResolveCache) -> DecodeAnswer | None:
@@ -125,10 +149,10 @@ def _cached_vehicle(run: Run, cache: ResolveCache) -> DecodeAnswer | None:
     brand_id = (document.get("vehicle") or {}).get("brandId") if document else None
     if brand_id is None:
         return None
-    ensure_brand_access(run.user, brand_id)
     run.brand_id = brand_id
-    run.on_stage("cache", "hit")
     run.note(cache_source="redis_positive", cache_hit_ms=run.elapsed_ms())
+    ensure_brand_access(run.user, brand_id)
+    run.on_stage("cache", "hit")
     return DecodeAnswer.from_cache(document)
 
 
@@ -147,8 +171,8 @@ def _own_pick(run: Run) -> DecodeAnswer | None:
     if vehicle is None:
         return None
     if vehicle.brand_id is not None:
-        ensure_brand_access(run.user, vehicle.brand_id)
         run.brand_id = vehicle.brand_id
+        ensure_brand_access(run.user, vehicle.brand_id)
     run.on_stage("cache", "hit")
     run.note(cache_source="db_hit", own_pick=True, cache_hit_ms=run.elapsed_ms())
     return _stored_answer(vehicle)
@@ -159,8 +183,8 @@ def _check_wmi_brand(run: Run) -> None:
     info = wmi.identify(run.vin)
     brand = our_brand(info.brand_slug if info else None)
     if brand is not None:
-        ensure_brand_access(run.user, brand.id)
         run.brand_id, run.brand_name = brand.id, brand.name
+        ensure_brand_access(run.user, brand.id)
 
 
 def _within_capacity(run: Run, resolve: Callable[[], DecodeAnswer]) -> DecodeAnswer:
@@ -485,19 +509,34 @@ def _finish(run: Run, answer: DecodeAnswer) -> DecodeAnswer:
     """Write the query log, the history link and a saved request in one transaction that starts with a write."""
     vehicle = answer.vehicle or {}
     vehicle_id, car_brand_id = vehicle.get("id"), vehicle.get("brandId")
-    run.note(result_kind=_result_kind(answer))
-    run.timings.setdefault("candidate_pick", "none")
+    refusal = _late_refusal(run, car_brand_id)
     new_vehicle = run.timings.pop("new_vehicle", False)
-    begin_writes(db.session, durable=False)
-    log_and_link(db.session.connection(), _log_row(run, answer, car_brand_id), vehicle_id)
-    if answer.kind == "no_catalog":
-        _save_request(run.user_id, run.vin, answer.identified)
-    db.session.commit()
+    if refusal is None:
+        run.note(result_kind=_result_kind(answer))
+        run.timings.setdefault("candidate_pick", "none")
+        begin_writes(db.session, durable=False)
+        log_and_link(db.session.connection(), _log_row(run, answer, car_brand_id), vehicle_id)
+        if answer.kind == "no_catalog":
+            _save_request(run.user_id, run.vin, answer.identified)
+        db.session.commit()
     if new_vehicle and vehicle_id is not None:
         _enqueue_prefetch_or_log(vehicle_id)
-    if car_brand_id is not None and car_brand_id != run.brand_id:
-        ensure_brand_access(run.user, car_brand_id)  # the WMI did not name our brand; the car does
+    if refusal is not None:
+        _record_refusal(run, refusal, answer.source)  # the source found the car; the caller may not open it
+        raise refusal
     return answer
+
+
+def _late_refusal(run: Run, car_brand_id: int | None) -> ApiError | None:
+    """The WMI did not name our brand, the car does: the caller's plan must cover it."""
+    if car_brand_id is None or car_brand_id == run.brand_id:
+        return None
+    run.brand_id = car_brand_id
+    try:
+        ensure_brand_access(run.user, car_brand_id)
+    except ApiError as refusal:
+        return refusal
+    return None
 
 
 ERROR_LOG_TEXT = {

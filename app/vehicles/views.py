@@ -30,7 +30,7 @@ from app.core.htmx import vary_on_htmx, wants_fragment
 from app.core.redis_store import UNAVAILABLE
 from app.core.validation import int_arg, text_field
 from app.extensions import db, limiter, redis_store
-from app.vehicles import background, services
+from app.vehicles import background, refusals, services
 from app.vehicles.answers import DecodeAnswer, Pick, normalize_vin
 from app.vehicles.api import decode_throttle, read_pick
 from app.vehicles.decode import decode
@@ -233,10 +233,12 @@ def start_decode():
         vin = normalize_vin(raw_vin)
     except ApiError as error:
         _event("search_input_validation_failed", {"code": error.code, "length": len(raw_vin.strip())})
+        refusals.record(current_user.id, raw_vin, error.code)
         return _answer(error_result("", error.code, error.message), raw_vin, error.status)
     try:
         pick = _pick_from(form)
     except ApiError as error:
+        refusals.record(current_user.id, vin, error.code)
         return _answer(error_result(vin, error.code, error.message), vin, error.status)
     if pick.source:
         _event("candidate_selected", {"wmi": vin[:3], "source": pick.source})
