@@ -303,7 +303,7 @@ def _decode_upstream(run: Run, cache: ResolveCache) -> DecodeAnswer:
         return _aborted(run)
     answer = _race_answer(report)
     if answer is None and report.unavailable:
-        return DecodeAnswer("unavailable")  # not cached and no request saved: the next try may find the car
+        return _unavailable(run)
     if answer is None:
         answer = _identify_without_catalog(run)
         if answer.kind == "aborted":
@@ -365,6 +365,13 @@ def _identify_without_catalog(run: Run) -> DecodeAnswer:
     if info is not None:
         return DecodeAnswer("no_catalog", source="wmi", identified=info.brand)
     return DecodeAnswer("unknown")
+
+
+def _unavailable(run: Run) -> DecodeAnswer:
+    """Every catalog source failed: nobody can say whether a catalog covers the car, so nothing is cached and the
+    public VIN decoder is not asked; the offline WMI table names the make for the message and the saved request."""
+    info = wmi.identify(run.vin)
+    return DecodeAnswer("unavailable", identified=info.brand if info else None)
 
 
 def _aborted(run: Run) -> DecodeAnswer:
@@ -516,8 +523,8 @@ def _finish(run: Run, answer: DecodeAnswer) -> DecodeAnswer:
         run.timings.setdefault("candidate_pick", "none")
         begin_writes(db.session, durable=False)
         log_and_link(db.session.connection(), _log_row(run, answer, car_brand_id), vehicle_id)
-        if answer.kind == "no_catalog":
-            _save_request(run.user_id, run.vin, answer.identified)
+        if answer.kind in REQUEST_KINDS:
+            _save_request(run.user_id, run.vin, REQUEST_KINDS[answer.kind], answer.identified)
         db.session.commit()
     if new_vehicle and vehicle_id is not None:
         _enqueue_prefetch_or_log(vehicle_id)
@@ -572,11 +579,15 @@ def _log_row(run: Run, answer: DecodeAnswer, car_brand_id: int | None) -> dict[s
     }
 
 
-def _save_request(user_id: Any, vin: str, description: str | None) -> None:
-    """Save an identified VIN without a catalog, once per user, so we know which catalogs dealers wait for."""
+# Answers that save the dealer's VIN as a request (its kind), so we know which catalogs and outages dealers wait for.
+REQUEST_KINDS = {"no_catalog": "no_catalog", "unavailable": "unavailable"}
+
+
+def _save_request(user_id: Any, vin: str, kind: str, description: str | None) -> None:
+    """Save a VIN the dealer could not get, once per user, VIN and kind (a retry saves nothing more)."""
     db.session.execute(
         insert_for(db.session, VinRequest)
-        .values(user_id=user_id, vin=vin, kind="no_catalog", description=description, created_at=utcnow())
+        .values(user_id=user_id, vin=vin, kind=kind, description=description, created_at=utcnow())
         .on_conflict_do_nothing(index_elements=[VinRequest.user_id, VinRequest.vin, VinRequest.kind])
     )
 

@@ -17,7 +17,7 @@ from app.extensions import db
 # JSONB on PostgreSQL (indexable, compact); JSON text elsewhere.
 JsonDocument = sa.JSON().with_variant(JSONB(), "postgresql")
 
-VIN_REQUEST_KINDS = ("no_catalog", "report")
+VIN_REQUEST_KINDS = ("no_catalog", "report", "unavailable")
 
 
 class Vehicle(db.Model):
@@ -101,7 +101,8 @@ class QueryLog(db.Model):
 
 
 class VinRequest(db.Model):
-    """A VIN we could not serve: identified without a catalog (saved for us to add one) or reported by a user."""
+    """A VIN we could not serve: identified without a catalog (saved for us to add one), asked for while every
+    catalog source failed (unavailable; `description` is the make the WMI table names) or reported by a user."""
 
     __tablename__ = "vin_request"
 

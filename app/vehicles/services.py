@@ -35,17 +35,19 @@ def answer_error(answer: DecodeAnswer) -> ApiError | None:
         )
     if answer.kind == "aborted":
         return ApiError("decode_timeout", _("The catalog sources did not answer in time. Please try again."), 504)
-    return _unavailable_error(answer.kind)
+    return _unavailable_error(answer)
 
 
 # Seconds a client is told to wait before trying again (Retry-After), by answer kind.
 RETRY_AFTER_SECONDS = {"busy": 5, "store_down": 15, "unavailable": 30}
 
 
-def _unavailable_error(kind: str) -> ApiError | None:
-    """A decode that could not run now: every source failed, no decode slot was free, or Redis is down."""
+def _unavailable_error(answer: DecodeAnswer) -> ApiError | None:
+    """A decode that could not run now: every source failed (the request is saved, the make named when the WMI table
+    knows it), no decode slot was free, or Redis is down."""
+    kind = answer.kind
     if kind == "unavailable":
-        message = _("The vehicle catalogs cannot be reached right now. Please try again in a few minutes.")
+        message = _sources_unavailable_message(answer.identified)
         return ApiError("sources_unavailable", message, 503, RETRY_AFTER_SECONDS[kind])
     if kind == "busy":
         message = _("Too many VIN searches are running right now. Please try again in a few seconds.")
@@ -54,6 +56,19 @@ def _unavailable_error(kind: str) -> ApiError | None:
         message = _("New VINs cannot be searched right now. Please try again shortly; stored vehicles still open.")
         return ApiError("decode_unavailable", message, 503, RETRY_AFTER_SECONDS[kind])
     return None
+
+
+def _sources_unavailable_message(make: str | None) -> str:
+    if make:
+        return _(
+            "This VIN belongs to a %(make)s vehicle. The vehicle catalogs cannot be reached right now; your request "
+            "has been saved. Please try again in a few minutes.",
+            make=make,
+        )
+    return _(
+        "The vehicle catalogs cannot be reached right now; your request has been saved. Please try again in a few "
+        "minutes."
+    )
 
 
 def answer_payload(answer: DecodeAnswer) -> dict[str, Any]:

@@ -91,7 +91,7 @@ def test_a_vin_the_public_decoder_knows_is_identified_within_the_budget_while_ca
     assert timings["catapi_failed"] is True and timings["gave_up"] == ["catapi"]  # given up at 2.25 s for vPIC
 
 
-def test_when_every_source_fails_the_dealer_is_told_to_try_again_and_nothing_is_saved(
+def test_when_every_source_fails_the_dealer_hears_the_make_and_try_again_and_the_request_is_saved(
     dealer, client, upstreams, quick_catapi_timeouts
 ):
     upstreams.catapi.faults.error_rate = 1.0
@@ -103,13 +103,15 @@ def test_when_every_source_fails_the_dealer_is_told_to_try_again_and_nothing_is_
     assert int(response.headers["Retry-After"]) >= 30  # the limiter may name its own, later reset
     assert response.get_json()["error"] == {
         "code": "sources_unavailable",
-        "message": "Araç kataloglarına şu anda ulaşılamıyor. Lütfen birkaç dakika sonra yeniden deneyin.",
+        "message": "Bu VIN bir Honda aracına ait. Araç kataloglarına şu anda ulaşılamıyor; talebiniz kaydedildi. "
+        "Lütfen birkaç dakika sonra yeniden deneyin.",
     }
     assert not redis_store.client.exists(negative_key(VIN_HONDA))
-    assert db.session.scalars(sa.select(VinRequest).where(VinRequest.vin == VIN_HONDA)).all() == []
+    saved = db.session.scalars(sa.select(VinRequest).where(VinRequest.vin == VIN_HONDA)).all()
+    assert [(row.kind, row.user_id, row.description) for row in saved] == [("unavailable", dealer.id, "Honda")]
     log = last_log(VIN_HONDA)
     assert (log.success, log.error_message, log.timings["result_kind"]) == (False, "sources_unavailable", "unavailable")
-    assert upstreams.vin_calls()["vpic"] == 0  # an identification alone would be logged as demand
+    assert upstreams.vin_calls()["vpic"] == 0  # the offline WMI table names the make; the outage is no identification
 
 
 def test_an_outage_is_shown_on_the_search_page_with_a_retry(dealer, client, upstreams, quick_catapi_timeouts):
@@ -120,7 +122,7 @@ def test_an_outage_is_shown_on_the_search_page_with_a_retry(dealer, client, upst
     page = client.post("/vin/decode", data=form, headers={"Accept-Language": "tr"})
 
     assert page.status_code == 200
-    assert "Araç kataloglarına şu anda ulaşılamıyor" in page.get_data(as_text=True)
+    assert "Bu VIN bir Honda aracına ait. Araç kataloglarına şu anda ulaşılamıyor" in page.get_data(as_text=True)
 
 
 # --- the per-process cap -----------------------------------------------------------------------------------------
