@@ -1,9 +1,10 @@
 """Every page a visitor, a dealer and the admin reach, audited by axe-core (WCAG 2.1 A and AA) in Chromium on a desktop
-and on a phone: no serious or critical violation. The pages show their real content: a decoded Golf with its tree, a
-drawing with its 78 parts, browsed cars, a payment, a caught mail, a changelog entry, the admin's charts.
+(in the light and the dark theme) and on a phone: no serious or critical violation. The pages show their real content:
+a decoded Golf with its tree, a drawing with its 78 parts, browsed cars, a payment, a caught mail, a changelog entry,
+the admin's charts.
 
-One browser for the module, one context per viewport, one live server and one set of data for all the audits; the
-list of pages is checked against the app's routes, so a new page cannot stay out of the audit unnoticed."""
+One browser for the module, one context per viewport (and theme), one live server and one set of data for all the
+audits; the list of pages is checked against the app's routes, so a new page cannot stay out of the audit unnoticed."""
 
 from __future__ import annotations
 
@@ -50,6 +51,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.no_isolation]
 
 VIEWPORTS = {
     "desktop": {"viewport": DESKTOP},
+    "desktop, dark": {"viewport": DESKTOP, "color_scheme": "dark"},
     "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True},
 }
 WAIT_MS = 15_000
