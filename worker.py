@@ -137,10 +137,14 @@ def run_worker(app, burst: bool = False) -> bool:  # noqa: ANN001
     from app.core.redis_store import make_client
     from app.core.worker_beat import WorkerBeat
     from app.extensions import db, redis_store
+    from app.storage import storage_for
 
     with app.app_context():
         # A forked work horse must not reuse the parent's database connections.
         os.register_at_fork(after_in_child=lambda: db.engine.dispose(close=False))
+        # Built here once, the picture storage (on S3: boto3 and a client, a second or more to load) is inherited by
+        # every job's work horse instead of being built again in each; it has opened no connection yet.
+        storage_for(app)
         if burst:
             return _work(burst=True)
         config = app.config

@@ -13,10 +13,14 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import sqlalchemy as sa
 from dotenv import load_dotenv
+from sqlalchemy.engine import Engine
 
 from app.config import PROJECT_ROOT, from_env
 from app.core import embedded_redis, sandboxes
@@ -26,6 +30,8 @@ from app.core.reconnect import Backoff
 STEADY_SECONDS = 30.0
 POLL_SECONDS = 0.5
 STOP_SECONDS = 10
+# pg_advisory_lock's key for migrating and seeding (any constant of our own: "PB-PREP" in ASCII).
+PREPARE_LOCK_KEY = 0x50422D50524550
 
 
 def say(message: str) -> None:
@@ -37,12 +43,30 @@ def prepare_database() -> None:
 
     from app import create_app_or_exit
     from app.core.seed import run_seed
+    from app.extensions import db
 
     app = create_app_or_exit()
-    with app.app_context():
+    with app.app_context(), one_node_at_a_time(db.engine):
         upgrade()
         for dotted, summary in run_seed(app.config["SEED_STEPS"]):
             print(f"seed {dotted}: {summary}", flush=True)
+
+
+@contextmanager
+def one_node_at_a_time(engine: Engine) -> Iterator[None]:
+    """Hold a PostgreSQL advisory lock while migrating and seeding: nodes started together over one database would
+    otherwise run the same migration at once, and all but one would fail on the tables the first creates."""
+    if engine.dialect.name != "postgresql":
+        yield  # an SQLite file is one machine's, served by one launcher
+        return
+    with engine.connect() as connection:
+        connection.execute(sa.select(sa.func.pg_advisory_lock(PREPARE_LOCK_KEY)))
+        connection.commit()  # the session-level lock outlives this transaction; no snapshot is held while waiting
+        try:
+            yield
+        finally:
+            connection.execute(sa.select(sa.func.pg_advisory_unlock(PREPARE_LOCK_KEY)))
+            connection.commit()
 
 
 def start_local_services(host: str, port: str) -> list:

@@ -60,9 +60,9 @@ class Product:
 @contextmanager
 def running_product(tmp_path: Path, **settings: str) -> Iterator[Product]:
     """Start the launcher with `settings` added to its environment; stop it (and everything it started) afterwards."""
-    with _database(tmp_path) as database_url, _redis() as redis_url:
+    with fresh_database(tmp_path) as database_url, flushed_redis() as redis_url:
         port = free_port()
-        env = _environment(tmp_path, database_url, redis_url, port, settings)
+        env = product_environment(tmp_path, database_url, redis_url, port, settings)
         log_path = tmp_path / "product.log"
         with log_path.open("w") as log_file:
             process = subprocess.Popen(  # noqa: S603 - argv built here
@@ -84,7 +84,7 @@ def running_product(tmp_path: Path, **settings: str) -> Iterator[Product]:
             _stop(process)
 
 
-def _environment(tmp_path: Path, database_url: str, redis_url: str, port: int, settings: dict[str, str]) -> dict:
+def product_environment(tmp_path: Path, database_url: str, redis_url: str, port: int, settings: dict[str, str]) -> dict:
     env = {key: value for key, value in os.environ.items() if key not in FOREIGN_SETTINGS}
     env.update(
         HOST="127.0.0.1",
@@ -103,7 +103,9 @@ def _environment(tmp_path: Path, database_url: str, redis_url: str, port: int, s
 
 
 @contextmanager
-def _database(tmp_path: Path) -> Iterator[str]:
+def fresh_database(tmp_path: Path) -> Iterator[str]:
+    """A database of the product's own: beside TEST_DATABASE_URL's (dropped afterwards), else a SQLite file in
+    `tmp_path`."""
     test_url = os.environ.get("TEST_DATABASE_URL", "")
     if not test_url:
         yield f"sqlite:///{tmp_path / 'product.sqlite3'}"
@@ -122,7 +124,8 @@ def _database(tmp_path: Path) -> Iterator[str]:
 
 
 @contextmanager
-def _redis() -> Iterator[str]:
+def flushed_redis() -> Iterator[str]:
+    """TEST_REDIS_URL, its database emptied before and after (empty when the suite runs on the embedded store)."""
     url = os.environ.get("TEST_REDIS_URL", "")
     if url:
         redis.Redis.from_url(url).flushdb()

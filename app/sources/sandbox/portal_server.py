@@ -70,6 +70,7 @@ class RecordedCall:
     method: str
     path: str
     status: int
+    query: str = ""  # the tree pages name their vehicle and group in it
 
 
 @dataclass
@@ -149,7 +150,9 @@ class PortalSandbox(SingleServerSandbox):
         state = self._state
         response = self._handle(request)
         with self._lock:
-            state.calls.append(RecordedCall(request.method, request.path, response.status_code))
+            state.calls.append(
+                RecordedCall(request.method, request.path, response.status_code, request.query_string.decode())
+            )
         return response
 
     def _handle(self, request: Request) -> Response:
