@@ -166,11 +166,24 @@ def _work(burst: bool = False) -> bool:
 
 
 def register_schedule(scheduler, schedule: list[Periodic]) -> None:  # noqa: ANN001
-    """Replace the scheduler's periodic jobs with `schedule`, so a restart never leaves a stale or double entry."""
+    """Make the scheduler's periodic jobs exactly `schedule`, never leaving a stale or double entry.
+
+    An entry already registered as it is keeps its next run time: a scheduler that starts or restarts (or a second
+    one) while a run is due must not move that run to the next period (a daily mail would skip a day).
+    """
+    wanted = {entry.job_id: entry for entry in schedule}
+    kept = set()
     for job in scheduler.get_jobs():
-        if job.meta.get("periodic"):
+        if not job.meta.get("periodic"):
+            continue
+        entry = wanted.get(job.id)
+        if entry is not None and job.meta.get("signature") == _signature(entry):
+            kept.add(job.id)
+        else:
             scheduler.cancel(job)
     for entry in schedule:
+        if entry.job_id in kept:
+            continue
         scheduler.cron(
             entry.cron,
             func=entry.func,
@@ -178,8 +191,12 @@ def register_schedule(scheduler, schedule: list[Periodic]) -> None:  # noqa: ANN
             id=entry.job_id,
             queue_name=entry.queue,
             result_ttl=entry.result_ttl,
-            meta={"periodic": True},
+            meta={"periodic": True, "signature": _signature(entry)},
         )
+
+
+def _signature(entry: Periodic) -> str:
+    return repr((entry.cron, entry.func, list(entry.args), entry.queue, entry.result_ttl))
 
 
 def run_scheduler(app, interval: float | None = None) -> None:  # noqa: ANN001

@@ -63,3 +63,41 @@ def test_schedule_registration_is_idempotent():
     assert heartbeat.meta["cron_string"] == "* * * * *"
     assert heartbeat.origin == "default"
     assert heartbeat.result_ttl == 600
+
+
+def _next_runs(scheduler) -> dict[str, float]:  # noqa: ANN001
+    return {
+        job_id.decode(): score
+        for job_id, score in redis_store.client.zrange(scheduler.scheduled_jobs_key, 0, -1, withscores=True)
+    }
+
+
+def test_a_restart_while_a_run_is_due_keeps_that_run():
+    scheduler = Scheduler(queue=queues.get("default"), connection=redis_store.client)
+    worker.register_schedule(scheduler, worker.SCHEDULE)
+    # The daily mail is due (its time has come) when a scheduler starts or restarts.
+    redis_store.client.zadd(scheduler.scheduled_jobs_key, {"lifecycle-mail": 1_000})
+
+    worker.register_schedule(Scheduler(queue=queues.get("default"), connection=redis_store.client), worker.SCHEDULE)
+
+    assert _next_runs(scheduler)["lifecycle-mail"] == 1_000
+    scheduler.enqueue_jobs()
+    assert queues.get("default").job_ids.count("lifecycle-mail") == 1
+    assert _next_runs(scheduler)["lifecycle-mail"] > 1_000
+
+
+def test_a_changed_schedule_replaces_changed_and_dropped_entries():
+    scheduler = Scheduler(queue=queues.get("default"), connection=redis_store.client)
+    worker.register_schedule(scheduler, worker.SCHEDULE)
+    redis_store.client.zadd(scheduler.scheduled_jobs_key, {"heartbeat": 1_000, "email-sweep": 1_000})
+    changed = [Periodic(job_id="heartbeat", cron="*/2 * * * *", func="app.core.tasks.heartbeat")]
+    changed += [entry for entry in worker.SCHEDULE if entry.job_id not in {"heartbeat", "backfill-scan"}]
+
+    worker.register_schedule(scheduler, changed)
+
+    jobs = {job.id: job for job in scheduler.get_jobs()}
+    assert sorted(jobs) == sorted(entry.job_id for entry in changed)
+    assert jobs["heartbeat"].meta["cron_string"] == "*/2 * * * *"
+    runs = _next_runs(scheduler)
+    assert runs["heartbeat"] > 1_000  # changed: registered anew from now
+    assert runs["email-sweep"] == 1_000  # unchanged: its due run kept
