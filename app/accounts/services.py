@@ -31,12 +31,6 @@ def normalize_email(raw: str) -> str:
     return raw.strip().lower()
 
 
-def masked_email(address: str) -> str:
-    """ay***@example.com: enough to recognise an address, not to write to it."""
-    local, _at, domain = address.partition("@")
-    return f"{local[:2]}***@{domain}"
-
-
 def validate_email(email: str) -> str:
     if not EMAIL_PATTERN.match(email):
         raise ApiError("invalid_email", _("Enter a valid e-mail address."), 400)

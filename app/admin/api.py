@@ -10,9 +10,9 @@ from app.accounts.services import create_user
 from app.admin.schemas import CreatedUser, CreateUserBody, ServiceTestBody, ServiceTestResult
 from app.admin.service_test import CHOICES, run_service_test
 from app.auth.api import user_json
-from app.auth.guards import requires_role
 from app.core.errors import ApiError
 from app.core.openapi import documented
+from app.core.security import requires_role
 from app.core.validation import json_body, text_field
 from app.vehicles.answers import normalize_vin
 

@@ -10,10 +10,10 @@ from flask import Blueprint, current_app, jsonify, request
 from flask_babel import gettext as _
 
 from app.admin.schemas import CopyLogPage, CopyLogQuery, TopCodes, TopCodesQuery
-from app.auth.guards import requires_role
 from app.catalog.copies import CopyFilter, copy_log_page, top_codes
 from app.core.errors import ApiError
 from app.core.openapi import documented
+from app.core.security import requires_role
 from app.core.validation import ID_MAX
 
 bp = Blueprint("admin_copy_logs_api", __name__, url_prefix="/api/admin/copy-logs")

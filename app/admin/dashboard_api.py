@@ -7,8 +7,8 @@ from flask import Blueprint, jsonify, request
 
 from app.admin import dashboard
 from app.admin.schemas import Dashboard, DashboardQuery
-from app.auth.guards import requires_role
 from app.core.openapi import INTERNAL, documented
+from app.core.security import requires_role
 from app.internal_admin.guard import InternalBlueprint
 from app.internal_admin.schemas import InternalHeaders
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from flask import Blueprint, render_template, request
 
 from app.admin import dashboard
-from app.auth.guards import requires_role
 from app.core.errors import ApiError
+from app.core.security import requires_role
 
 bp = Blueprint("admin_pages", __name__, url_prefix="/admin")
 

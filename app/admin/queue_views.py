@@ -7,8 +7,8 @@ from flask import Blueprint, flash, redirect, render_template, url_for
 from flask_babel import gettext as _
 
 from app.admin import queues
-from app.auth.guards import requires_role
 from app.core.errors import ApiError
+from app.core.security import requires_role
 
 bp = Blueprint("queue_pages", __name__, url_prefix="/admin/queues")
 

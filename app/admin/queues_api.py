@@ -6,8 +6,8 @@ from flask import Blueprint, jsonify, request
 
 from app.admin import queues
 from app.admin.schemas import FailedJobs, FailedJobsQuery, JobHandled, QueueOverview
-from app.auth.guards import requires_role
 from app.core.openapi import documented
+from app.core.security import requires_role
 from app.core.validation import int_arg, optional_json_body
 
 bp = Blueprint("admin_queues_api", __name__, url_prefix="/api/admin/queues")

@@ -11,11 +11,11 @@ from flask_babel import gettext as _
 from sqlalchemy.orm import aliased
 
 from app.accounts.models import User
-from app.accounts.services import masked_email
 from app.auth.models import AuthSession
 from app.billing.models import Payment, Plan, Subscription
 from app.core.db import utcnow
 from app.core.errors import ApiError
+from app.core.text import masked_email
 from app.extensions import db
 from app.referrals.models import Referral
 from app.vehicles.models import QueryLog

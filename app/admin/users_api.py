@@ -6,8 +6,8 @@ from flask import Blueprint, jsonify, request
 
 from app.admin import users
 from app.admin.schemas import ReferralsQuery, UserDetail, UserList, UsersQuery
-from app.auth.guards import requires_role
 from app.core.openapi import documented
+from app.core.security import requires_role
 from app.core.validation import int_arg
 
 bp = Blueprint("admin_users_api", __name__, url_prefix="/api/admin")

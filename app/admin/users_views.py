@@ -5,8 +5,8 @@ from __future__ import annotations
 from flask import Blueprint, render_template, request
 
 from app.admin import users
-from app.auth.guards import requires_role
 from app.core.errors import ApiError
+from app.core.security import requires_role
 from app.core.validation import int_arg
 
 bp = Blueprint("admin_user_pages", __name__, url_prefix="/admin")

@@ -1,7 +1,7 @@
 """Request guards, in the spec's order: authentication, impersonation read-only, roles.
 
 Every route needs a signed-in, active user unless its view is marked `@public`. A role is asked for with
-`@requires_role("admin")`.
+`@requires_role("admin")` (app.core.security).
 """
 
 from __future__ import annotations
@@ -23,14 +23,6 @@ from app.core.openapi import documented_without_body
 login_manager = LoginManager()
 
 View = TypeVar("View", bound=Callable[..., Any])
-
-
-def requires_role(role: str) -> Callable[[View], View]:
-    def mark(view: View) -> View:
-        view.required_role = role  # type: ignore[attr-defined]
-        return view
-
-    return mark
 
 
 def allow_inactive(view: View) -> View:

@@ -12,9 +12,9 @@ from flask_babel import lazy_gettext as _l
 from app.changelog.models import CHANGE_TYPES, ChangelogEntry
 from app.core.db import utcnow
 from app.core.errors import ApiError
+from app.core.security import token_is_valid
 from app.core.validation import text_field
 from app.extensions import db
-from app.internal_admin.guard import token_is_valid
 
 PAGE_SIZE = 20
 TITLE, BODY, CHANGE_TYPE, VERSION = _l("Title"), _l("Text"), _l("Change type"), _l("Version")

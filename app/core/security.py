@@ -1,9 +1,11 @@
-"""Response security policy (CSP and headers) and the marker for routes open without a session."""
+"""Response security policy (CSP and headers), the view markers (open without a session, role asked for) and the
+constant-time token check."""
 
 from __future__ import annotations
 
 import base64
 import hashlib
+import hmac
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
@@ -128,3 +130,25 @@ def public(view: View) -> View:
     """Mark a view as reachable without a session; every unmarked view requires one."""
     view.is_public = True  # type: ignore[attr-defined]
     return view
+
+
+def requires_role(role: str) -> Callable[[View], View]:
+    """Mark a view as open to users of this role only (the session guard in app.auth.guards enforces it)."""
+
+    def mark(view: View) -> View:
+        view.required_role = role  # type: ignore[attr-defined]
+        return view
+
+    return mark
+
+
+def token_is_valid(given: str | None, expected: str | None) -> bool:
+    """Compare in constant time; an empty configured token matches nothing."""
+    if not expected or not given:
+        return False
+    try:
+        # Header values arrive decoded as Latin-1 (WSGI); encoding back gives the bytes the client sent.
+        given_bytes = given.encode("latin-1")
+    except UnicodeEncodeError:
+        return False
+    return hmac.compare_digest(given_bytes, expected.encode())

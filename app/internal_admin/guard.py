@@ -8,7 +8,6 @@ internal endpoints (users, subscriptions, refunds) make their own `InternalBluep
 
 from __future__ import annotations
 
-import hmac
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -20,7 +19,7 @@ from flask_babel import lazy_gettext as _l
 
 from app.core.db import writes_data
 from app.core.errors import ApiError
-from app.core.security import public
+from app.core.security import public, token_is_valid
 from app.core.validation import json_body, text_field
 
 log = logging.getLogger("app.internal_admin")
@@ -33,18 +32,6 @@ REASON = _l("Reason")
 FOUNDER_ID = _l("Founder id")
 REASON_MAX_LENGTH = 500
 FOUNDER_ID_MAX_LENGTH = 100
-
-
-def token_is_valid(given: str | None, expected: str | None) -> bool:
-    """Compare in constant time; an empty configured token matches nothing."""
-    if not expected or not given:
-        return False
-    try:
-        # Header values arrive decoded as Latin-1 (WSGI); encoding back gives the bytes the client sent.
-        given_bytes = given.encode("latin-1")
-    except UnicodeEncodeError:
-        return False
-    return hmac.compare_digest(given_bytes, expected.encode())
 
 
 def require_internal_token() -> None:

@@ -15,8 +15,8 @@ from flask import current_app, render_template
 from flask_babel import force_locale
 from markupsafe import Markup, escape
 
-from app.accounts.services import masked_email
 from app.core.db import insert_for, utcnow
+from app.core.text import masked_email
 from app.extensions import db
 from app.notifications import tracking
 from app.notifications.delivery import queue_after_commit
@@ -63,7 +63,7 @@ def send_email(
     if message is None:
         log.info("e-mail %s (%s) was written before: not again", template, dedupe_key)
         return None
-    queue_after_commit(db.session(), message.id)
+    queue_after_commit(message.id)
     log.info("e-mail %s queued for %s (outbox id %s)", template, masked_email(to_address), message.id)
     return message
 

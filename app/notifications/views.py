@@ -6,7 +6,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, render_template
 from flask_babel import lazy_gettext as _l
 
-from app.auth.guards import requires_role
+from app.core.security import requires_role
 from app.notifications import mailbox
 from app.notifications.services import html_blocks
 

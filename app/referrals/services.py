@@ -18,9 +18,10 @@ from flask import current_app
 from flask_babel import gettext as _
 
 from app.accounts.models import User
-from app.accounts.services import masked_email, normalize_email, validate_email
+from app.accounts.services import normalize_email, validate_email
 from app.core.db import insert_for, utcnow
 from app.core.errors import ApiError
+from app.core.text import masked_email
 from app.extensions import db
 from app.notifications.services import send_email
 from app.referrals.models import Referral, ReferralReward

@@ -6,8 +6,8 @@ from flask import Blueprint, jsonify, request
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user
 
-from app.auth.guards import requires_role
 from app.core.openapi import documented
+from app.core.security import requires_role
 from app.core.validation import json_body, text_field
 from app.translation import gaps
 from app.translation.admin import add_term, remove_term, term_json

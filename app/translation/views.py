@@ -6,8 +6,8 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
 
-from app.auth.guards import requires_role
 from app.core.errors import ApiError
+from app.core.security import requires_role
 from app.translation import gaps
 from app.translation.admin import add_term, remove_term
 from app.translation.forms import KINDS, TermForm
