@@ -15,8 +15,8 @@ from collections.abc import Callable
 import requests
 from flask import Flask, Response, jsonify
 
+from app.sources.pool import catalog_sources
 from app.sources.sandbox.catalog import VIN_CLIO, VIN_GOLF
-from app.vehicles.sources import catalog_sources
 from bench.measure import Batch, Result, Send, timed_requests
 from bench.stack import (
     DECODE_PATH,

@@ -15,9 +15,9 @@ from typing import Any
 from flask_babel import format_decimal
 from flask_babel import gettext as _
 
+from app.sources import pool as source_pool
 from app.sources import wmi
 from app.sources.base import Car, LookupResult, Outcome, VinSource
-from app.vehicles import sources as source_pool
 from app.vehicles.race import EXECUTOR, ask
 
 # In the order the decode chain asks them; "wmi" is the offline table, "chain" means all of them.

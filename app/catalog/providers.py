@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from app.sources import pool as source_pool
 from app.sources.catapi import CatapiError, CatapiRateLimitedError, CatapiSource
 from app.sources.catapi import PartRow as CatapiRow
 from app.sources.pictures import HotspotBox, ImageRefusedError, SchemaImage
@@ -17,7 +18,6 @@ from app.sources.portal import ILLUSTRATION_PATTERN, PortalError, PortalNode, Po
 from app.sources.scrape import GroupInfo as ScrapeGroup
 from app.sources.scrape import PartRow as ScrapeRow
 from app.sources.scrape import ScrapeError, ScrapeSource
-from app.vehicles import sources as source_pool
 from app.vehicles.models import Vehicle
 
 

@@ -4,7 +4,7 @@ import pytest
 import sqlalchemy as sa
 
 from app.extensions import db, redis_store
-from app.vehicles import sources as source_pool
+from app.sources import pool as source_pool
 from app.vehicles.models import QueryLog, UserVehicle, Vehicle, VinRequest
 from tests.conftest import SITE
 
