@@ -11,7 +11,7 @@ from typing import Any
 
 from app.accounts.models import User
 from app.browse.upstream import catapi, checked_id, checked_value, drawing_view, ensure_brand_named, names, upstream
-from app.catalog.folding import fold
+from app.core.text import fold
 from app.sources.base import Car
 from app.sources.catapi import SchemaInfo
 

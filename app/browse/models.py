@@ -12,9 +12,8 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.orm import Mapped, mapped_column
 
-from app.core.db import UTCDateTime, utcnow
+from app.core.db import JsonDocument, UTCDateTime, utcnow
 from app.extensions import db
-from app.vehicles.models import JsonDocument
 
 
 class CatalogVehicle(db.Model):

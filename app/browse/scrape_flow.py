@@ -25,8 +25,8 @@ from app.browse.upstream import (
     scrape,
     upstream,
 )
-from app.catalog.folding import fold
 from app.core.errors import ApiError
+from app.core.text import fold
 from app.sources.scrape import WIZARD_STEPS, VehicleInfo, WizardMatch, WizardPage
 
 FUZZY_THRESHOLD = 70  # one wrong letter in a four-letter name ("klio") scores 75; unrelated names stay below 60

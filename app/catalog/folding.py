@@ -1,4 +1,4 @@
-"""Search keys for catalog text: Turkish case folding, and OEM codes without their separators.
+"""Search keys for catalog text: Turkish case folding (`app.core.text.fold`), and OEM codes without their separators.
 
 Stored names and typed queries go through the same function, so a search compares like with like. The folded copies
 live in indexed columns (`search_name`, `search_code`) filled when a row is inserted, whoever inserts it.
@@ -7,24 +7,12 @@ live in indexed columns (`search_name`, `search_code`) filled when a row is inse
 from __future__ import annotations
 
 import re
-import unicodedata
 from typing import Any
 
-# After Turkish lower-casing: the Turkish letters with their ASCII base, so a dealer typing on a keyboard without
-# them ("yag filtresi", "isik") finds "Yağ filtresi" and "IŞIK", and English catalog names ("OIL FILTER") are found
-# in either case.
-_TO_ASCII = str.maketrans({"ı": "i", "ğ": "g", "ü": "u", "ş": "s", "ö": "o", "ç": "c"})
+from app.core.text import fold
+
 _NOT_ALNUM = re.compile(r"[^0-9a-z]+")
 SEARCH_NAME_LENGTH = 300  # the search_name columns' length
-
-
-def fold(text: str) -> str:
-    """The search key of a name or a query word: Turkish case rules (İ→i, I→ı), then Turkish letters to ASCII."""
-    text = unicodedata.normalize("NFC", text).replace("İ", "i").replace("I", "ı").lower()
-    text = text.translate(_TO_ASCII)
-    # Circumflexes (hâlâ, rüzgâr) and any other accent: drop the combining marks.
-    decomposed = unicodedata.normalize("NFD", text)
-    return "".join(char for char in decomposed if not unicodedata.combining(char))
 
 
 def fold_code(code: str) -> str:

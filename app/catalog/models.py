@@ -14,9 +14,8 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.catalog.folding import SEARCH_NAME_LENGTH, fold_code, fold_names, folded_code, folded_name
-from app.core.db import UTCDateTime, utcnow
+from app.core.db import JsonDocument, UTCDateTime, utcnow
 from app.extensions import db
-from app.vehicles.models import JsonDocument
 
 
 def _search_index(name: str, column: str) -> sa.Index:

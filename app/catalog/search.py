@@ -1,8 +1,8 @@
 """Search inside one decoded vehicle's stored catalog: categories by name, parts by name words or OEM code.
 
 Only stored rows are read; nothing is fetched from an upstream (a part not stored yet is not found, and
-`treeIncomplete` says so). Names and queries are compared through their search keys (`app.catalog.folding`), so
-case and Turkish letters don't matter.
+`treeIncomplete` says so). Names and queries are compared through their search keys (`app.core.text.fold`,
+`app.catalog.folding`), so case and Turkish letters don't matter.
 """
 
 from __future__ import annotations
@@ -13,10 +13,11 @@ import sqlalchemy as sa
 from flask_babel import gettext as _
 
 from app.catalog import names, store
-from app.catalog.folding import fold, fold_code
+from app.catalog.folding import fold_code
 from app.catalog.models import Category, Part
 from app.catalog.services import part_view
 from app.core.errors import ApiError
+from app.core.text import fold
 from app.extensions import db
 from app.vehicles.models import Vehicle
 

@@ -13,6 +13,7 @@ from flask import Flask, Response, current_app, request
 from flask_babel import gettext as _
 from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Session, scoped_session
 
@@ -56,6 +57,9 @@ class UTCDateTime(sa.types.TypeDecorator):
             return value.replace(tzinfo=UTC)
         return value
 
+
+# JSONB on PostgreSQL (indexable, compact); JSON text elsewhere.
+JsonDocument = sa.JSON().with_variant(JSONB(), "postgresql")
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 

@@ -1,6 +1,23 @@
-"""Text helpers every layer may use: the masked e-mail address shown or logged in place of the real one."""
+"""Text helpers every layer may use: Turkish case folding for search keys, and the masked e-mail address shown or
+logged in place of the real one."""
 
 from __future__ import annotations
+
+import unicodedata
+
+# After Turkish lower-casing: the Turkish letters with their ASCII base, so a dealer typing on a keyboard without
+# them ("yag filtresi", "isik") finds "Yağ filtresi" and "IŞIK", and English catalog names ("OIL FILTER") are found
+# in either case.
+_TO_ASCII = str.maketrans({"ı": "i", "ğ": "g", "ü": "u", "ş": "s", "ö": "o", "ç": "c"})
+
+
+def fold(text: str) -> str:
+    """The search key of a name or a query word: Turkish case rules (İ→i, I→ı), then Turkish letters to ASCII."""
+    text = unicodedata.normalize("NFC", text).replace("İ", "i").replace("I", "ı").lower()
+    text = text.translate(_TO_ASCII)
+    # Circumflexes (hâlâ, rüzgâr) and any other accent: drop the combining marks.
+    decomposed = unicodedata.normalize("NFD", text)
+    return "".join(char for char in decomposed if not unicodedata.combining(char))
 
 
 def masked_email(address: str) -> str:

@@ -8,14 +8,10 @@ from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
-from app.core.db import UTCDateTime, utcnow
+from app.core.db import JsonDocument, UTCDateTime, utcnow
 from app.extensions import db
-
-# JSONB on PostgreSQL (indexable, compact); JSON text elsewhere.
-JsonDocument = sa.JSON().with_variant(JSONB(), "postgresql")
 
 VIN_REQUEST_KINDS = ("no_catalog", "report", "unavailable")
 

@@ -11,10 +11,10 @@ import sqlalchemy as sa
 from alembic.script import ScriptDirectory
 from flask_migrate import downgrade, upgrade
 
-from app.core.db import UTCDateTime
+from app.core.db import JsonDocument, UTCDateTime
 from app.extensions import db
 from app.sources.sandbox.catalog import VIN_COROLLA, VIN_GOLF
-from app.vehicles.models import JsonDocument, QueryLog, UserVehicle
+from app.vehicles.models import QueryLog, UserVehicle
 from tests.core.test_migrations import empty_database_url  # noqa: F401 - the fixture used here
 
 REVISION = "dfee03411601"
