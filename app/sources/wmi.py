@@ -1,6 +1,6 @@
 """The offline WMI table: the first three VIN characters to a make and the dealer-portal service that covers it.
 
-Our brand table (app.billing.seed.BRANDS, Turkish plants included) answers first; vininfo's ~700 WMIs answer for
+Our brand table (app.sources.brands.BRANDS, Turkish plants included) answers first; vininfo's ~700 WMIs answer for
 the rest of the world. Some makes' VIN identification on the portal is suspended: they are not routed to the
 portal, so its failure counter is not poisoned by answers it cannot give.
 """
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from vininfo import Vin
 from vininfo.exceptions import ValidationError
 
-from app.billing.seed import BRANDS
+from app.sources.brands import BRANDS
 
 # Our own brands and their WMIs (Turkish plants included) come first; vininfo fills in the rest of the world.
 OUR_WMIS: dict[str, tuple[str, str]] = {wmi: (name, slug) for name, slug, wmis in BRANDS for wmi in wmis}

@@ -20,12 +20,12 @@ import sqlalchemy as sa
 from flask import current_app
 from flask_babel import gettext as _
 
-from app.billing.seed import BRANDS
 from app.core.errors import ApiError
 from app.extensions import db, redis_store
 from app.sources import pool as source_pool
 from app.sources import wmi
 from app.sources.base import Car, LookupResult, Outcome, VinSource
+from app.sources.brands import BRANDS
 from app.vehicles.answers import normalize_vin
 from app.vehicles.decode import portal_breaker
 from app.vehicles.models import Vehicle
