@@ -108,7 +108,6 @@ MODEL_MODULES = [
     "app.catalog.models",
     "app.internal_admin.models",
     "app.translation.models",
-    "app.browse.models",
     "app.referrals.models",
     "app.changelog.models",
 ]

@@ -18,12 +18,11 @@ from redis.exceptions import RedisError
 
 from app.accounts.models import User
 from app.browse import catapi_flow, scrape_flow
-from app.browse.models import CatalogVehicle
 from app.browse.upstream import brand_named, checked_id, ensure_brand_named
 from app.core.db import begin_writes, insert_for, utcnow
 from app.extensions import db
 from app.vehicles.decode import enqueue_prefetch
-from app.vehicles.models import Vehicle
+from app.vehicles.models import CatalogVehicle, Vehicle
 from app.vehicles.picks import to_history_top
 
 log = logging.getLogger(__name__)

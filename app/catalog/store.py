@@ -8,7 +8,6 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from app.browse.models import CatalogVehicle
 from app.catalog import names
 from app.catalog.folding import fold_code, fold_names
 from app.catalog.models import Category, Hotspot, Part, SchemaPicture
@@ -17,6 +16,7 @@ from app.core.db import insert_for, utcnow
 from app.extensions import db
 from app.translation import Translator
 from app.translation import services as translation
+from app.vehicles.models import CatalogVehicle
 
 
 def save_nodes(vehicle_id: int, source: str, parent_id: int | None, nodes: Sequence[Node]) -> None:

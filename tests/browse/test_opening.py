@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
-from app.browse.models import CatalogVehicle
 from app.extensions import db
 from app.sources.sandbox.catalog import VIN_GOLF
-from app.vehicles.models import Vehicle
+from app.vehicles.models import CatalogVehicle, Vehicle
 from tests.catalog.test_categories import first_leaf
 from tests.conftest import SITE, csrf_token_from
 
