@@ -11,7 +11,7 @@ COMPILED := $(CATALOGS:.po=.mo)
 .PHONY: run test test-setup lint format translations assets worker scheduler bench bench-catalog bench-browse bench-dashboard clean
 
 run: $(VENV)/.runtime $(ASSETS) $(COMPILED)
-	$(BIN)/python -m app.core.launcher
+	$(BIN)/python -m app.launcher
 
 test: test-setup
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from app.core import launcher, sandboxes
-from app.core.launcher import Supervisor, start_local_services
+from app import launcher
+from app.core import sandboxes
+from app.launcher import Supervisor, start_local_services
 
 SOURCE_SETTINGS = ("CATAPI_BASE_URLS", "SCRAPE_BASE_URL", "PORTAL_BASE_URL", "VPIC_BASE_URL")
 

@@ -1,4 +1,4 @@
-"""`make run` (app.core.launcher) against a real redis-server: Redis going away costs the features that need it, not
+"""`make run` (app.launcher) against a real redis-server: Redis going away costs the features that need it, not
 the product; health says so and recovers; a child that dies is started again; gunicorn logs each request."""
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ def product(tmp_path, redis_server):  # noqa: ANN001, ANN201, F811
     }
     for name in ("CATAPI_BASE_URLS", "SCRAPE_BASE_URL", "PORTAL_BASE_URL", "VPIC_BASE_URL", "STRIPE_SECRET_KEY"):
         env[name] = ""  # every outside service is a sandbox on loopback
-    launcher = Process(["-m", "app.core.launcher"], env, tmp_path / "launcher.log")
+    launcher = Process(["-m", "app.launcher"], env, tmp_path / "launcher.log")
     launcher.base_url = f"http://127.0.0.1:{port}"
     yield launcher
     launcher.stop(timeout=20)

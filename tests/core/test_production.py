@@ -129,7 +129,7 @@ COMMANDS = {
     "gunicorn": ["-m", "gunicorn", "wsgi:app", "--bind", "127.0.0.1:0", "--workers", "2"],
     "worker": ["worker.py"],
     "flask db upgrade": ["-m", "flask", "--app", "wsgi", "db", "upgrade"],
-    "make run's launcher": ["-m", "app.core.launcher"],
+    "make run's launcher": ["-m", "app.launcher"],
 }
 
 

@@ -205,7 +205,7 @@ def _start_node(tmp_path: Path, name: str, database_url: str, redis_url: str, sh
     folder.mkdir()
     port = free_port()
     env = product_environment(folder, database_url, redis_url, port, shared)
-    process = Process(["-m", "app.core.launcher"], env, folder / "node.log")
+    process = Process(["-m", "app.launcher"], env, folder / "node.log")
     return Node(name, f"http://127.0.0.1:{port}", process)
 
 

@@ -66,7 +66,7 @@ def running_product(tmp_path: Path, **settings: str) -> Iterator[Product]:
         log_path = tmp_path / "product.log"
         with log_path.open("w") as log_file:
             process = subprocess.Popen(  # noqa: S603 - argv built here
-                [sys.executable, "-m", "app.core.launcher"],
+                [sys.executable, "-m", "app.launcher"],
                 cwd=PROJECT_ROOT,
                 env=env,
                 stdout=log_file,
