@@ -20,7 +20,7 @@ test: test-setup
 test-setup: $(VENV)/.dev $(ASSETS) $(COMPILED)
 
 lint: $(VENV)/.dev
-	$(BIN)/ruff check . && $(BIN)/ruff format --check .
+	$(BIN)/ruff check . && $(BIN)/ruff format --check . && $(BIN)/lint-imports --no-cache --no-logo
 
 format: $(VENV)/.dev
 	$(BIN)/ruff format . && $(BIN)/ruff check --fix .
