@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, flash, redirect, render_template, url_for
+from flask import Blueprint, flash, redirect, render_template, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
 
@@ -12,7 +12,6 @@ from app.auth.guards import current_session
 from app.auth.services import change_password, send_verification_email
 from app.auth.sessions import clear_session_cookie
 from app.auth.web import lookup_throttle
-from app.billing.subscriptions import live_subscription, trial_eligible
 from app.core.errors import ApiError
 
 bp = Blueprint("accounts_pages", __name__)
@@ -45,17 +44,6 @@ def _back_to_account(message: str):  # noqa: ANN202
 @bp.get("/account")
 def account():
     return _account_page()
-
-
-@bp.get("/welcome")
-def welcome():
-    """Where a new dealer lands after signing up: the trial in one click, the demo vehicle, the VIN search."""
-    return render_template(
-        "accounts/welcome.html",
-        trial_eligible=trial_eligible(current_user),
-        trial_days=current_app.config["TRIAL_DAYS"],
-        subscription=live_subscription(current_user),
-    )
 
 
 @bp.post("/account/verification-email")

@@ -124,7 +124,7 @@ def submit_register():
         )
     except ApiError as error:
         return _register_page(form, error.message, error.status)
-    return _sign_in_and_go(user, remember=True, fallback=url_for("accounts_pages.welcome"))
+    return _sign_in_and_go(user, remember=True, fallback=url_for("billing_pages.welcome"))
 
 
 # --- sign out ------------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Plan and subscription pages: the HTML counterpart of app.billing.api, calling the same services."""
+"""Plan, subscription and welcome pages: the HTML counterpart of app.billing.api, calling the same services."""
 
 from __future__ import annotations
 
@@ -72,6 +72,17 @@ def subscription():
         checkout=checkout,
         checkout_url=_checkout_url(),
         status_labels=subscriptions.STATUS_LABELS,
+    )
+
+
+@bp.get("/welcome")
+def welcome():
+    """Where a new dealer lands after signing up: the trial in one click, the demo vehicle, the VIN search."""
+    return render_template(
+        "billing/welcome.html",
+        trial_eligible=subscriptions.trial_eligible(current_user),
+        trial_days=current_app.config["TRIAL_DAYS"],
+        subscription=subscriptions.live_subscription(current_user),
     )
 
 
