@@ -5,6 +5,7 @@ are read as docker reads them."""
 from __future__ import annotations
 
 import fnmatch
+import os
 import re
 import shlex
 import subprocess
@@ -16,6 +17,7 @@ from app.sources.scrape import ScrapeSettings
 
 ASSETS_TARGET = "app/static/vendor/.built"  # the Makefile's record of the asset build
 ASSETS_OUTPUT = str(PurePosixPath(ASSETS_TARGET).parent)
+MAKE_VARIABLES = {"MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES"}
 
 
 @dataclass
@@ -48,8 +50,13 @@ def _dockerfile_stages() -> list[Stage]:
 
 
 def _make(*arguments: str) -> str:
-    command = ["make", *arguments]
-    return subprocess.run(command, cwd=PROJECT_ROOT, capture_output=True, text=True, check=True).stdout  # noqa: S603, S607
+    # Under `make test` the environment carries the outer make's level and flags, which would make this one print
+    # "Entering directory" lines among the commands: read the Makefile as a make of its own would.
+    environment = {name: value for name, value in os.environ.items() if name not in MAKE_VARIABLES}
+    command = ["make", "--no-print-directory", *arguments]
+    return subprocess.run(  # noqa: S603
+        command, cwd=PROJECT_ROOT, env=environment, capture_output=True, text=True, check=True
+    ).stdout
 
 
 def _asset_step() -> list[str]:
