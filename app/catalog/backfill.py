@@ -7,15 +7,14 @@ cooldown ends; the portal is scraped only 09:00-18:00 Istanbul time; enabled onl
 so, or, when it is unset, on the production host (PRODUCTION_HOST is BASE_URL's host).
 
 Deferral, not failure: a backfill job (`backfill-<vehicle>-<hour>`) that starts while dealers are busy (a decode in
-the last TRAFFIC_QUIET seconds) pauses its worker until they are quiet, and one for the portal that starts outside
-the window is moved to the window's opening.
+the last TRAFFIC_QUIET seconds, app.sources.traffic) pauses its worker until they are quiet, and one for the portal
+that starts outside the window is moved to the window's opening.
 """
 
 from __future__ import annotations
 
 import logging
 import time as clock
-from contextlib import suppress
 from dataclasses import dataclass, field
 from datetime import datetime, time, timedelta
 from typing import Any
@@ -29,6 +28,7 @@ from redis.exceptions import RedisError
 from app.catalog.models import Category
 from app.core.db import utcnow
 from app.extensions import db, queues, redis_store
+from app.sources import traffic
 from app.vehicles.models import Vehicle
 
 log = logging.getLogger(__name__)
@@ -39,8 +39,6 @@ ISTANBUL = ZoneInfo("Europe/Istanbul")
 PORTAL_WINDOW = (time(9, 0), time(18, 0))
 WINDOWED_SOURCES = ("portal",)
 TREE_SOURCES = ("catapi", "scrape", "portal")
-TRAFFIC_KEY = "traffic:dealers"
-TRAFFIC_QUIET = 30  # seconds after a dealer's decode before background catalog work goes on
 COOLDOWN_KEY = "backfill:cooldown:{source}"
 TRUE, FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
 
@@ -100,12 +98,6 @@ def cooldown_left(source: str) -> int:
     except RedisError:
         return 0
     return max(int(left or 0), 0)
-
-
-def mark_dealer_traffic() -> None:
-    """A dealer is decoding: background catalog work waits TRAFFIC_QUIET seconds for the upstreams to be theirs."""
-    with suppress(RedisError):  # the decode goes on; the backfill only loses its manners for a moment
-        redis_store.client.set(TRAFFIC_KEY, "1", ex=TRAFFIC_QUIET)
 
 
 def scan(now: datetime | None = None) -> ScanReport:
@@ -171,7 +163,7 @@ def wait_for_quiet(max_wait: float) -> float:
     began = clock.monotonic()
     while clock.monotonic() - began < max_wait:
         try:
-            remaining = redis_store.client.ttl(TRAFFIC_KEY)
+            remaining = traffic.seconds_until_quiet()
         except RedisError:
             break
         if remaining is None or remaining <= 0:

@@ -24,13 +24,13 @@ from redis.exceptions import RedisError
 from app.accounts.models import User
 from app.billing.access import ensure_brand_access
 from app.billing.models import Brand
-from app.catalog.backfill import mark_dealer_traffic
 from app.core.db import begin_writes, insert_for, release_database, utcnow
 from app.core.errors import ApiError
 from app.extensions import db, queues, redis_store
 from app.sources import pool as source_pool
 from app.sources import wmi
 from app.sources.base import Car, LookupResult, Outcome
+from app.sources.traffic import mark_dealer_traffic
 from app.sources.vin_api import VinApiSettings
 from app.vehicles import picks, refusals, scrape_cache
 from app.vehicles.answers import DecodeAnswer, Pick, normalize_vin, vehicle_view
@@ -289,7 +289,7 @@ def _wait_for_holder(run: Run, cache: ResolveCache) -> DecodeAnswer | None:
 def _decode_upstream(run: Run, cache: ResolveCache) -> DecodeAnswer:
     run.note(cache_source="miss")
     run.on_stage("cache", "miss")
-    mark_dealer_traffic()  # the upstreams are the dealer's now: the catalog backfill waits (app.catalog.backfill)
+    mark_dealer_traffic()  # the upstreams are the dealer's now: background catalog work waits (app.sources.traffic)
     config = current_app.config
     info = wmi.identify(run.vin)
     breaker = portal_breaker()

@@ -13,6 +13,7 @@ from rq.registry import ScheduledJobRegistry
 from app.catalog import backfill, tasks
 from app.catalog.models import Category
 from app.extensions import db, queues
+from app.sources import traffic
 from app.sources.sandbox.catalog import VIN_GOLF
 
 NOON_ISTANBUL = datetime(2026, 11, 25, 9, 0, tzinfo=UTC)  # 12:00 in Istanbul (UTC+3)
@@ -109,7 +110,7 @@ def test_a_backfill_job_waits_while_dealers_decode(app, on, monkeypatch):
     monkeypatch.setitem(app.config, "BACKFILL_MAX_PAUSE_SECONDS", 1.2)
     monkeypatch.setattr(tasks, "prefetch_init", lambda vehicle_id: 0)  # the walk itself is the prefetch tests' part
     quiet = tasks.backfill_vehicle(vehicle("catapi", 1))
-    backfill.mark_dealer_traffic()
+    traffic.mark_dealer_traffic()
 
     busy = tasks.backfill_vehicle(vehicle("catapi", 2))
 
