@@ -86,7 +86,7 @@ BLUEPRINTS = [
     "app.changelog.api:bp",
     "app.changelog.views:bp",
     "app.admin.dashboard_api:bp",
-    "app.admin.dashboard_api:internal_bp",
+    "app.internal_admin.dashboard_api:bp",
     "app.admin.dashboard_views:bp",
     "app.admin.users_api:bp",
     "app.admin.users_views:bp",

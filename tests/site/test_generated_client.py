@@ -348,7 +348,7 @@ def test_the_founders_day_through_the_generated_client(api, live):  # noqa: ANN0
     subscription = api.call(dealer, "billing.api.me")
     trial = api.call(sign_up(api, live.url, "Deneyen Bayi"), "billing.api.start_trial", 201)
 
-    dashboard = api.call(founder, "admin.dashboard_api.internal_figures", **token)
+    dashboard = api.call(founder, "internal_admin.dashboard_api.internal_figures", **token)
     assert dashboard.from_ and dashboard.to
 
     job = failed_job(live)
