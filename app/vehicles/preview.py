@@ -1,4 +1,5 @@
-"""The public VIN preview and the teaser counts: what a visitor learns about a VIN before signing up.
+"""The public VIN preview: what a visitor learns about a VIN before signing up (the teaser counts beside it are the
+catalog's, app.catalog.teaser).
 
 The preview asks the portal, then scrape (only when the portal gives no single car), within one time limit. What it
 learns is cached in Redis under vin:preview:<VIN> for a day, so a VIN costs at most one upstream round a day. When
@@ -8,7 +9,6 @@ be said; `known` lists the fields the answer fills. No answer ever names a sourc
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import time
@@ -38,12 +38,6 @@ CACHE_TTL_SECONDS = 24 * 3600
 # An answer given while a source failed or ran out of time is kept only briefly, then the sources are asked again.
 DEGRADED_TTL_SECONDS = 5 * 60
 FIELDS = ("brand", "model", "year", "engine")
-
-TEASER_PARTS_THRESHOLD = 1000
-# Placeholder ranges (inclusive) of the spec's teaser rule.
-CATEGORY_RANGE = (15, 30)
-PART_RANGE = (9000, 11000)
-PICTURE_RANGE = (80, 200)
 
 _BRAND_NAMES = {slug: name for name, slug, _wmis in BRANDS}
 
@@ -189,37 +183,3 @@ def summarize(vin: str, cars: Sequence[Car]) -> Preview:
 def brand_name(name: str) -> str:
     """Our spelling of a brand ('VOLKSWAGEN', 'Citroen' -> 'Volkswagen', 'Citroën'); an unknown brand stays as is."""
     return _BRAND_NAMES.get(wmi.slugify(name), name.strip())
-
-
-# --- teaser -------------------------------------------------------------------------------------------------------
-
-
-def teaser_stats(raw_vin: Any) -> dict[str, int]:
-    """The catalog's size for a VIN: real counts from 1000 stored parts up, stable placeholders below."""
-    vin = normalize_vin(raw_vin)
-    counts = stored_counts(vin)
-    if counts is not None and counts[1] >= TEASER_PARTS_THRESHOLD:
-        categories, parts, pictures = counts
-    else:
-        categories, parts, pictures = placeholder_counts(vin)
-    return {"categories": categories, "parts": parts, "schemaPictures": pictures}
-
-
-def stored_counts(vin: str) -> tuple[int, int, int] | None:
-    """The VIN's confirmed vehicle's (categories, parts, schema pictures), or None when none is stored for the VIN (a
-    candidate a dealer chose is not the VIN's for everyone)."""
-    from app.catalog.store import counts  # the catalog builds on vehicles, not the other way round
-
-    vehicle_id = db.session.scalar(sa.select(Vehicle.id).where(Vehicle.vin == vin, Vehicle.candidate_key == ""))
-    return counts(vehicle_id) if vehicle_id is not None else None
-
-
-def placeholder_counts(vin: str) -> tuple[int, int, int]:
-    """Counts seeded from the VIN's SHA-256 (not hash(), which changes per process): the same VIN, the same numbers."""
-    digest = hashlib.sha256(vin.encode()).digest()
-
-    def pick(offset: int, bounds: tuple[int, int]) -> int:
-        low, high = bounds
-        return low + int.from_bytes(digest[offset : offset + 4], "big") % (high - low + 1)
-
-    return pick(0, CATEGORY_RANGE), pick(4, PART_RANGE), pick(8, PICTURE_RANGE)

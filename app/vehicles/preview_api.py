@@ -3,22 +3,15 @@
 from __future__ import annotations
 
 from flask import Blueprint, jsonify
-from flask_limiter.util import get_remote_address
 
-from app.core import throttle
+from app.catalog import teaser
 from app.core.openapi import documented
 from app.core.security import public
-from app.extensions import limiter
 from app.vehicles import preview
 from app.vehicles.schemas import Preview, TeaserStats
+from app.vehicles.throttles import preview_throttle, teaser_throttle
 
 bp = Blueprint("vehicles_preview_api", __name__, url_prefix="/api/vehicles")
-
-
-_preview_limit = throttle.setting("VIN_PREVIEW_RATE_LIMIT")
-# The preview API and the preview page share one budget per address: both can cost upstream calls.
-preview_throttle = limiter.shared_limit(_preview_limit, scope="vin-preview", key_func=get_remote_address)
-teaser_throttle = limiter.limit(_preview_limit, key_func=get_remote_address, scope="vin-teaser")
 
 
 @bp.get("/preview/<vin>")
@@ -34,4 +27,4 @@ def preview_route(vin: str):  # noqa: ANN201
 @public
 @teaser_throttle
 def teaser_stats(vin: str):  # noqa: ANN201
-    return jsonify(preview.teaser_stats(vin))
+    return jsonify(teaser.teaser_stats(vin))

@@ -8,11 +8,12 @@ from flask import Blueprint, Response, make_response, render_template, request, 
 from flask_babel import gettext as _
 from flask_limiter.errors import RateLimitExceeded
 
+from app.catalog import teaser
 from app.core.errors import ApiError
 from app.core.htmx import vary_on_htmx, wants_fragment
 from app.core.security import public
 from app.vehicles import preview
-from app.vehicles.preview_api import preview_throttle
+from app.vehicles.throttles import preview_throttle
 
 bp = Blueprint("vehicles_preview_views", __name__)
 
@@ -33,7 +34,7 @@ def preview_page() -> Response:
         return _render({"vin": "", "result": None, "stats": None, "error": None}, 200)
     try:
         result = preview.preview(raw)
-        stats = preview.teaser_stats(result["vin"])
+        stats = teaser.teaser_stats(result["vin"])
     except ApiError as error:
         return _render({"vin": raw, "result": None, "stats": None, "error": error.message}, error.status)
     context = {"vin": result["vin"], "result": result, "stats": stats, "error": None}

@@ -251,18 +251,18 @@ def test_a_catalog_api_leaf_brings_its_schema_picture_with_hotspots_into_storage
 
 
 def test_teaser_counts_are_the_stored_catalog_s_only_from_the_threshold_up(client, bmw, upstreams, monkeypatch):
+    from app.catalog import teaser
     from app.catalog.store import counts
     from app.sources.sandbox.catalog import VIN_BMW
-    from app.vehicles import preview
 
     run_prefetch(bmw)
     categories, parts, pictures = counts(bmw)
     below = get(client, f"/api/vehicles/{VIN_BMW}/teaser-stats")
-    monkeypatch.setattr(preview, "TEASER_PARTS_THRESHOLD", parts)
+    monkeypatch.setattr(teaser, "TEASER_PARTS_THRESHOLD", parts)
     at = get(client, f"/api/vehicles/{VIN_BMW}/teaser-stats")
 
     assert 0 < parts < 1000  # the sandbox BMW is a small catalog
-    assert tuple(below.values()) == preview.placeholder_counts(VIN_BMW)
+    assert tuple(below.values()) == teaser.placeholder_counts(VIN_BMW)
     assert at == {"categories": categories, "parts": parts, "schemaPictures": pictures}
 
 
