@@ -6,24 +6,15 @@ Every category id is checked against the demo vehicle before anything else is re
 from __future__ import annotations
 
 from flask import Blueprint, jsonify, request
-from flask_limiter.util import get_remote_address
 
 from app.catalog import search
 from app.catalog.schemas import CategoryDetail, DemoVehicle, SearchQuery, SearchResult, Tree
-from app.core import throttle
 from app.core.openapi import documented
 from app.core.security import public
 from app.demo import services
-from app.extensions import limiter
+from app.demo.throttles import demo_throttle, search_throttle
 
 bp = Blueprint("demo_api", __name__, url_prefix="/api/demo")
-
-
-# One budget per address for the whole demo, and a tighter one for the search, which reads the whole catalog.
-demo_throttle = limiter.shared_limit(throttle.setting("DEMO_RATE_LIMIT"), scope="demo", key_func=get_remote_address)
-search_throttle = limiter.limit(
-    throttle.setting("DEMO_SEARCH_RATE_LIMIT"), key_func=get_remote_address, scope="demo-search"
-)
 
 
 @bp.get("/vehicle")

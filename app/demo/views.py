@@ -28,7 +28,7 @@ from app.core.errors import ApiError
 from app.core.htmx import vary_on_htmx, wants_fragment
 from app.core.security import public
 from app.demo import services
-from app.demo.api import demo_throttle, search_throttle
+from app.demo.throttles import demo_throttle, search_throttle
 from app.vehicles.models import Vehicle
 
 bp = Blueprint("demo_views", __name__, url_prefix="/demo")

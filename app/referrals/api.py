@@ -7,10 +7,9 @@ from flask_babel import lazy_gettext as _l
 from flask_login import current_user
 
 from app.accounts.models import User
-from app.core import throttle
 from app.core.openapi import documented
 from app.core.validation import int_arg, json_body, text_field
-from app.extensions import db, limiter
+from app.extensions import db
 from app.referrals import services
 from app.referrals.schemas import (
     AppliedReferral,
@@ -21,6 +20,7 @@ from app.referrals.schemas import (
     ReferralListQuery,
     ReferralStats,
 )
+from app.referrals.throttles import invite_throttle
 
 bp = Blueprint("referrals_api", __name__, url_prefix="/api/referrals")
 
@@ -39,12 +39,6 @@ def referrals():
     page = int_arg(request.args, "page", 1)
     items, more = services.referrals_of(current_user, page)
     return jsonify(items=items, page=page, hasMore=more)
-
-
-# Per dealer: a few invitations an hour is a shop's work; a script must not mail the city.
-invite_throttle = limiter.limit(
-    throttle.setting("REFERRAL_INVITE_RATE_LIMIT"), key_func=throttle.user_or_address, scope="referral-invite"
-)
 
 
 @bp.post("/invite")

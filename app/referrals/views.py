@@ -16,7 +16,7 @@ from wtforms.validators import DataRequired, Length
 from app.core.errors import ApiError
 from app.core.validation import int_arg
 from app.referrals import services
-from app.referrals.api import invite_throttle
+from app.referrals.throttles import invite_throttle
 
 bp = Blueprint("referral_pages", __name__, url_prefix="/account/referrals")
 

@@ -10,6 +10,7 @@ from typing import Any
 from flask_babel import gettext as _
 
 from app.core.errors import ApiError
+from app.core.validation import ID_MAX
 from app.sources.base import Car
 from app.vehicles import picks
 from app.vehicles.models import Vehicle
@@ -113,3 +114,21 @@ def vehicle_view(vehicle: Vehicle) -> dict[str, Any]:
         "rawData": vehicle.raw_data,
         "createdAt": vehicle.created_at.isoformat(),
     }
+
+
+def read_pick(data: dict[str, Any]) -> Pick:
+    car_id, index = data.get("catapiCarId"), data.get("scrapeCarIndex")
+    if car_id is not None and index is not None:
+        raise ApiError("invalid_candidate", _("Choose either a catalog car or a web catalog candidate, not both."))
+    if car_id is not None and not _is_candidate_id(car_id):
+        raise ApiError("invalid_candidate", _("catapiCarId must be a candidate's id."))
+    if index is not None and not (isinstance(index, int) and not isinstance(index, bool) and 0 <= index <= ID_MAX):
+        raise ApiError("invalid_candidate", _("scrapeCarIndex must be a candidate's number (0 or more)."))
+    return Pick(catapi_car_id=None if car_id is None else str(car_id), scrape_car_index=index)
+
+
+def _is_candidate_id(value: Any) -> bool:
+    """A catalog car id as a candidate list gives it: text, or a whole number that fits a 64-bit integer."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return 0 <= value < 2**63
+    return isinstance(value, str) and 0 < len(value) <= 255

@@ -2,35 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import Blueprint, Response, jsonify, request
-from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user
 
-from app.core import throttle
 from app.core.errors import ApiError
 from app.core.openapi import StatusTrue, documented
-from app.core.validation import ID_MAX, int_arg, json_body, text_field
-from app.extensions import limiter
+from app.core.validation import int_arg, json_body, text_field
 from app.vehicles import answers, refusals, services
-from app.vehicles.answers import Pick, vehicle_view
+from app.vehicles.answers import read_pick, vehicle_view
 from app.vehicles.decode import decode
 from app.vehicles.schemas import DecodeAnswer, DecodeBody, History, HistoryQuery, ReportBody, Reported, VehicleOut
+from app.vehicles.throttles import decode_throttle
 
 bp = Blueprint("vehicles_api", __name__, url_prefix="/api/vehicles")
 
 NOTE = _l("Note")
-
-# One budget per user for every decode, here and on the VIN search page (app.vehicles.views uses it too).
-# Its refusals are logged as refused decodes (one row per client and window: app.vehicles.refusals).
-decode_throttle = limiter.shared_limit(
-    throttle.setting("DECODE_RATE_LIMIT"),
-    scope="vin-decode",
-    key_func=throttle.user_or_address,
-    on_breach=refusals.log_throttled,
-)
 
 
 @bp.post("/decode")
@@ -64,24 +51,6 @@ def _answered(answer: answers.DecodeAnswer) -> Response:
     if error is not None:
         raise error
     return jsonify(services.answer_payload(answer))
-
-
-def read_pick(data: dict[str, Any]) -> Pick:
-    car_id, index = data.get("catapiCarId"), data.get("scrapeCarIndex")
-    if car_id is not None and index is not None:
-        raise ApiError("invalid_candidate", _("Choose either a catalog car or a web catalog candidate, not both."))
-    if car_id is not None and not _is_candidate_id(car_id):
-        raise ApiError("invalid_candidate", _("catapiCarId must be a candidate's id."))
-    if index is not None and not (isinstance(index, int) and not isinstance(index, bool) and 0 <= index <= ID_MAX):
-        raise ApiError("invalid_candidate", _("scrapeCarIndex must be a candidate's number (0 or more)."))
-    return Pick(catapi_car_id=None if car_id is None else str(car_id), scrape_car_index=index)
-
-
-def _is_candidate_id(value: Any) -> bool:
-    """A catalog car id as a candidate list gives it: text, or a whole number that fits a 64-bit integer."""
-    if isinstance(value, int) and not isinstance(value, bool):
-        return 0 <= value < 2**63
-    return isinstance(value, str) and 0 < len(value) <= 255
 
 
 @bp.get("/<int:vehicle_id>")

@@ -31,11 +31,11 @@ from app.core.redis_store import UNAVAILABLE
 from app.core.validation import int_arg, text_field
 from app.extensions import db, limiter, redis_store
 from app.vehicles import background, refusals, services
-from app.vehicles.answers import DecodeAnswer, Pick, normalize_vin
-from app.vehicles.api import decode_throttle, read_pick
+from app.vehicles.answers import DecodeAnswer, Pick, normalize_vin, read_pick
 from app.vehicles.decode import decode
 from app.vehicles.models import Vehicle
 from app.vehicles.progress import STAGES, Progress, ProgressRecord
+from app.vehicles.throttles import decode_throttle
 
 log = logging.getLogger(__name__)
 bp = Blueprint("vehicles_views", __name__)
