@@ -80,7 +80,7 @@ BLUEPRINTS = [
     "app.internal_admin.queues_api:bp",
     "app.internal_admin.users_api:bp",
     "app.internal_admin.users_api:consume_bp",
-    "app.site.extras_api:bp",
+    "app.site.support_api:bp",
     "app.site.collect:bp",
     "app.site.pages:bp",
     "app.changelog.api:bp",
@@ -115,8 +115,8 @@ MODEL_MODULES = [
 # Each domain's seed step ("module.function"), in the order `flask seed` runs them.
 SEED_STEPS: list[str] = [
     "app.accounts.seed.admin_user",
-    "app.billing.seed.brands",
-    "app.billing.seed.plans",
+    "app.billing.reference_data.brands",
+    "app.billing.reference_data.plans",
     "app.demo.seed.demo_vehicle",  # after the brands: the demo vehicle needs its brand
 ]
 

@@ -8,7 +8,7 @@ from flask_babel import lazy_gettext as _l
 
 from app.accounts.services import create_user
 from app.admin.schemas import CreatedUser, CreateUserBody, ServiceTestBody, ServiceTestResult
-from app.admin.service_test import CHOICES, run_service_test
+from app.admin.source_probe import CHOICES, run_service_test
 from app.auth.api import user_json
 from app.core.errors import ApiError
 from app.core.openapi import documented

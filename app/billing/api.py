@@ -9,7 +9,7 @@ from flask import Blueprint, jsonify
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user
 
-from app.billing import catalog, subscriptions
+from app.billing import offers, subscriptions
 from app.billing.models import BILLING_PERIODS, Brand, Plan, Subscription
 from app.billing.schemas import Brands, DowngradeBody, MaybeSubscription, PlanChoiceBody, Plans, SubscriptionOut
 from app.core.openapi import documented
@@ -94,14 +94,14 @@ def subscription_json(subscription: Subscription) -> dict[str, Any]:
 def plans():
     signed_in = current_user.is_authenticated
     current = subscriptions.live_subscription(current_user) if signed_in else None
-    return jsonify(plans=[plan_offer_json(plan, current, signed_in) for plan in catalog.active_plans()])
+    return jsonify(plans=[plan_offer_json(plan, current, signed_in) for plan in offers.active_plans()])
 
 
 @bp.get("/brands")
 @documented(Brands, public=True, summary="The brands on sale")
 @public
 def brands():
-    return jsonify(brands=[{**brand_json(brand), "slug": brand.slug} for brand in catalog.active_brands()])
+    return jsonify(brands=[{**brand_json(brand), "slug": brand.slug} for brand in offers.active_brands()])
 
 
 @bp.get("/me")

@@ -17,7 +17,7 @@ from sqlalchemy.orm import joinedload
 
 from app.accounts.models import User
 from app.analytics.services import capture
-from app.billing import catalog
+from app.billing import offers
 from app.billing.models import LIVE_STATUSES, Brand, Payment, Plan, Subscription, user_brands
 from app.core.db import utcnow
 from app.core.errors import ApiError
@@ -79,7 +79,7 @@ def brand_ids_for(user: User) -> set[int]:
     if subscription is None:
         return set()
     if subscription.plan.is_full:
-        return catalog.active_brand_ids()
+        return offers.active_brand_ids()
     return {brand.id for brand in subscription.brands}
 
 
@@ -190,11 +190,11 @@ def _latest_subscription(user: User) -> Subscription | None:
 
 def create_pending(user: User, plan_key: str, billing_period: str, brand_ids: list[int]) -> Subscription:
     """Validate the choice, expire the user's older pending rows, and add the new pending subscription."""
-    plan = catalog.plan_by_key(plan_key)
-    period = catalog.billing_period(billing_period)
+    plan = offers.plan_by_key(plan_key)
+    period = offers.billing_period(billing_period)
     current = live_subscription(user)
     _refuse_unpurchasable(plan_change(current, plan, period), current)  # whatever brands come with it
-    brands = catalog.chosen_brands(plan, brand_ids)
+    brands = offers.chosen_brands(plan, brand_ids)
     for older in db.session.scalars(
         sa.select(Subscription).where(Subscription.user_id == user.id, Subscription.status == "pending")
     ):
@@ -223,7 +223,7 @@ def activate(subscription: Subscription) -> Subscription:
     subscription.end_date = period_end + timedelta(days=credit_days) + carried
     subscription.cancelled_at = None
     if subscription.plan.is_full:
-        subscription.brands = catalog.active_brands()
+        subscription.brands = offers.active_brands()
     db.session.flush()
     if subscription.user_id:
         properties = _activation_properties(subscription, credit_days)
@@ -273,7 +273,7 @@ def start_trial(user: User) -> Subscription:
         billing_period=TRIAL_PERIOD,
         start_date=start,
         end_date=start + timedelta(days=days),
-        brands=catalog.active_brands(),
+        brands=offers.active_brands(),
     )
     db.session.add(subscription)
     db.session.flush()
@@ -331,7 +331,7 @@ def resume(subscription: Subscription) -> Subscription:
 def change_plan(subscription: Subscription, new_plan_id: Any) -> bool:
     """Replace the plan of a trial or active subscription, brands untouched; return whether brands must be re-chosen."""
     _require_status(subscription, LIVE_STATUSES)
-    plan = catalog.plan_by_id(new_plan_id)
+    plan = offers.plan_by_id(new_plan_id)
     if plan.id == subscription.plan_id:
         raise ApiError("same_plan", _("The subscription is already on this plan."), 409)
     subscription.plan = plan
@@ -346,7 +346,7 @@ def reassign_brands(subscription: Subscription, brand_ids: Any) -> Subscription:
     _require_status(subscription, LIVE_STATUSES)
     if subscription.plan.is_full:
         raise ApiError("full_plan_brands", _("The Full plan includes every brand; there is nothing to choose."), 409)
-    subscription.brands = catalog.chosen_brands(subscription.plan, brand_ids)
+    subscription.brands = offers.chosen_brands(subscription.plan, brand_ids)
     db.session.flush()
     return subscription
 
@@ -365,11 +365,11 @@ def downgrade(user: User, plan_key: str, brand_ids: list[int]) -> Subscription:
     subscription = live_subscription(user)
     if subscription is None or subscription.status != "active":
         raise ApiError("no_active_subscription", _("Only a paid, active subscription can move to a lower plan."), 409)
-    plan = catalog.plan_by_key(plan_key)
+    plan = offers.plan_by_key(plan_key)
     change = plan_change(subscription, plan, subscription.billing_period)
     if change.kind != "downgrade" or plan.id == subscription.plan_id:
         raise ApiError("not_a_downgrade", _("Choose a plan cheaper than your current one."), 400)
-    brands = catalog.chosen_brands(plan, brand_ids)
+    brands = offers.chosen_brands(plan, brand_ids)
     subscription.scheduled_plan = plan
     subscription.scheduled_brand_ids = sorted(brand.id for brand in brands)
     db.session.flush()

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from app.billing import lifecycle, periods
+from app.billing import periods
+from app.billing.lifecycle_mail import send_lifecycle_mail
 
 
 def end_periods() -> dict[str, int]:
@@ -12,4 +13,4 @@ def end_periods() -> dict[str, int]:
 
 def lifecycle_mail() -> dict[str, int]:
     """The daily trial-ending and win-back mails (idempotent: a second run the same day writes nothing)."""
-    return lifecycle.send_lifecycle_mail().as_dict()
+    return send_lifecycle_mail().as_dict()

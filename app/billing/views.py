@@ -7,7 +7,7 @@ from flask_babel import format_date
 from flask_babel import gettext as _
 from flask_login import current_user
 
-from app.billing import catalog, returns, subscriptions
+from app.billing import offers, returns, subscriptions
 from app.billing.models import BILLING_PERIODS
 from app.billing.money import format_tl
 from app.core.errors import ApiError
@@ -45,11 +45,11 @@ def plans():
     signed_in = current_user.is_authenticated
     current = subscriptions.live_subscription(current_user) if signed_in else None
     period = _selected_period()
-    plan_list = catalog.active_plans()
+    plan_list = offers.active_plans()
     return render_template(
         "billing/plans.html",
         plans=plan_list,
-        brands=catalog.active_brands(),
+        brands=offers.active_brands(),
         period=period,
         checkout_url=_checkout_url(),
         trial_eligible=signed_in and subscriptions.trial_eligible(current_user),
@@ -68,7 +68,7 @@ def subscription():
     return render_template(
         "billing/subscription.html",
         subscription=current,
-        scheduled_brands=catalog.brands_by_ids(current.scheduled_brand_ids) if current else [],
+        scheduled_brands=offers.brands_by_ids(current.scheduled_brand_ids) if current else [],
         checkout=checkout,
         checkout_url=_checkout_url(),
         status_labels=subscriptions.STATUS_LABELS,

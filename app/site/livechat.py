@@ -46,4 +46,4 @@ def _identity_url() -> str | None:
     session = current_session()
     if session is not None and session.impersonated_by is not None:
         return None
-    return url_for("site_extras_api.livechat_identity")
+    return url_for("site_support_api.livechat_identity")

@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 import sqlalchemy as sa
 
-from app.billing import seed
+from app.billing import reference_data
 from app.billing.models import Brand, Plan, Subscription
 from app.core.db import utcnow
 from app.extensions import db
@@ -32,8 +32,8 @@ class Catalog:
 @pytest.fixture
 def billing_catalog(app) -> Catalog:  # noqa: ANN001
     """Brands and plans as `flask seed` writes them, inside the test transaction."""
-    seed.brands()
-    seed.plans()
+    reference_data.brands()
+    reference_data.plans()
     db.session.commit()
     return Catalog()
 

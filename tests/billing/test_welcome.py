@@ -2,15 +2,15 @@
 
 import pytest
 
-from app.billing import seed
+from app.billing import reference_data
 from app.extensions import db
 from tests.conftest import csrf_token_from
 
 
 @pytest.fixture
 def plans(app):  # noqa: ANN001, ANN201
-    seed.brands()
-    seed.plans()
+    reference_data.brands()
+    reference_data.plans()
     db.session.commit()
 
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from app.accounts.models import User
 from app.auth.sessions import COOKIE_NAME, create_session, sign
-from app.billing import catalog, seed, stripe_gateway
+from app.billing import offers, reference_data, stripe_gateway
 from app.core.validation import ID_MAX, JSON_MAX_DEPTH
 from app.extensions import db, redis_store
 from tests.conftest import SITE
@@ -453,14 +453,14 @@ def card_provider(app, stripe_sandbox, monkeypatch):  # noqa: ANN001, ANN201
 
 @pytest.mark.usefixtures("internal_token", "upstreams", "card_provider")
 def test_no_json_body_makes_any_json_route_fail(app, client, create_user):
-    seed.brands()
-    seed.plans()
+    reference_data.brands()
+    reference_data.plans()
     db.session.commit()
     dealer, admin = create_user(), create_user(role="admin")
     routes = json_rules(app)
     assert len(routes) > 20 and ("/api/vehicles/decode", "POST") in routes
 
-    bodies = st.one_of(*[route_bodies(sorted(catalog.active_brand_ids())[:3])] * 3, junk)  # mostly near-valid
+    bodies = st.one_of(*[route_bodies(sorted(offers.active_brand_ids())[:3])] * 3, junk)  # mostly near-valid
 
     for path, method in routes:
         redis_store.client.flushdb()  # each route starts with fresh rate-limit counters

@@ -7,7 +7,7 @@ import os
 import pytest
 import sqlalchemy as sa
 
-from app.billing import seed
+from app.billing import reference_data
 from app.catalog.models import OemCopy
 from app.core.loopback import LoopbackServer
 from app.extensions import db
@@ -66,8 +66,8 @@ def card_live_server(make_app, stripe_sandbox):  # noqa: ANN001, ANN201
         CHECKOUT_ORIGIN=stripe_sandbox.url,
     )
     with app.app_context():
-        seed.brands()
-        seed.plans()
+        reference_data.brands()
+        reference_data.plans()
         db.session.commit()
     server = LoopbackServer(app, name="live-server").start()
     url = server.url

@@ -26,7 +26,7 @@ from rq import SimpleWorker
 
 from app.accounts.services import create_user
 from app.auth.sessions import COOKIE_NAME
-from app.billing import seed
+from app.billing import reference_data
 from app.billing.sandbox import StripeSandbox
 from app.core.loopback import LoopbackServer
 from app.extensions import db, queues, redis_store
@@ -174,8 +174,8 @@ def live(app, base_config, _upstream_sandboxes, database_snapshot) -> Iterator[L
     server_app = live_server_app(base_config, _upstream_sandboxes.settings, stripe.url, INTERNAL_TOKEN)
     with server_app.app_context():
         redis_store.client.flushdb()  # no failed job or counter of an earlier test
-        seed.brands()
-        seed.plans()
+        reference_data.brands()
+        reference_data.plans()
         db.session.commit()
         db.session.remove()
     server = LoopbackServer(server_app, name="generated-client-server", quiet=True).start()

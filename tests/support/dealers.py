@@ -8,7 +8,7 @@ import sqlalchemy as sa
 
 from app.accounts.models import User
 from app.accounts.services import create_user
-from app.billing import seed
+from app.billing import reference_data
 from app.billing.models import Brand, Plan, Subscription
 from app.core.db import utcnow
 from app.extensions import db
@@ -16,8 +16,8 @@ from app.extensions import db
 
 def commit_full_plan_dealer(email: str, name: str, password: str) -> User:
     """Seed brands and plans (idempotent), then commit a verified user with an active Full plan (in an app context)."""
-    seed.brands()
-    seed.plans()
+    reference_data.brands()
+    reference_data.plans()
     user = create_user(email=email, name=name, password=password, email_verified=True)
     commit_active_plan(user, "full")
     return user

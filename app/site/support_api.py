@@ -1,4 +1,4 @@
-"""Public and small JSON routes of the site: the contact form and the live-chat identity."""
+"""The visitor's ways to reach the team, as JSON: the contact form and the live-chat widget's identity."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from app.site import livechat
 from app.site.contact import send_contact_message
 from app.site.schemas import ContactBody, LivechatIdentity
 
-bp = Blueprint("site_extras_api", __name__, url_prefix="/api")
+bp = Blueprint("site_support_api", __name__, url_prefix="/api")
 
 contact_throttle = limiter.limit(throttle.setting("CONTACT_RATE_LIMIT"), key_func=get_remote_address, scope="contact")
 

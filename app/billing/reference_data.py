@@ -1,5 +1,5 @@
-"""Seed steps: the brands sold in Turkey with their WMI prefixes (from app.sources.brands), and the plans with
-prices."""
+"""Billing's reference data, which the running product needs and every start writes (seed steps, idempotent): the
+plans with their prices, and the brands sold in Turkey with their WMI prefixes (from app.sources.brands)."""
 
 from __future__ import annotations
 
