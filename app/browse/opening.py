@@ -125,7 +125,7 @@ def _opened(user: User, stored: sa.Row) -> dict[str, Any]:
     return {
         "catalogVehicleId": stored.id,
         "vehicleId": stored.vehicle_id,
-        "url": url_for("vehicles_views.vehicle", vehicle_id=stored.vehicle_id),
+        "url": url_for("catalog_views.vehicle_page", vehicle_id=stored.vehicle_id),
     }
 
 

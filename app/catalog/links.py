@@ -108,7 +108,7 @@ def dealer_links(vehicle_id: int) -> CatalogLinks:
     """The signed-in vehicle page's links: its own URLs and the copy log (one object per request: the patterns it
     builds are the request's URLs)."""
     return CatalogLinks(
-        page_endpoint="vehicles_views.vehicle",
+        page_endpoint="catalog_views.vehicle_page",
         category_endpoint="catalog_views.category",
         children_endpoint="catalog_views.children",
         copy_log_endpoint="catalog_copies_api.copy",

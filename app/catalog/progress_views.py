@@ -46,7 +46,7 @@ def progress(vehicle_id: int):
             return vary_on_htmx(Response(status=STOP_POLLING))  # no longer allowed (or gone): the bar goes
         raise
     if not wants_fragment():
-        return vary_on_htmx(redirect(url_for("vehicles_views.vehicle", vehicle_id=vehicle.id), code=303))
+        return vary_on_htmx(redirect(url_for("catalog_views.vehicle_page", vehicle_id=vehicle.id), code=303))
     state = progress_state(vehicle, seen=request.args.get("seen", type=int), idle=request.args.get("idle", 0, type=int))
     return vary_on_htmx(Response(render_template("catalog/_progress.html", progress=state)))
 

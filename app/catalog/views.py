@@ -3,7 +3,7 @@ group's children, or a leaf's schema picture with its hotspots and its parts tab
 
 HTMX swaps the main area (`#catalog-main`) and opens tree branches one at a time; every URL is also a whole page, so
 deep links and refresh work, and the tree is then rendered opened down to the selected category. `/vehicles/<id>`
-itself belongs to vehicles_views, which hands it to `vehicle_page`.
+itself is the catalog's page too (`vehicle_page`).
 
 The public demo (app.demo.views) renders the same templates from its own stored reads: it shares the builders of what
 the main area and the tree show (the public functions below), and each page passes its own `links`
@@ -37,8 +37,10 @@ QUERY_MAX_LENGTH = 100
 # --- routes -------------------------------------------------------------------------------------------------------
 
 
+@bp.get("")
 def vehicle_page(vehicle_id: int) -> Response:
-    """The vehicle with its tree; the main area lists the root groups, or the results of `?q=`."""
+    """A decoded or browsed vehicle with its tree (its catalog needs the brand in the plan); the main area lists the
+    root groups, or the results of `?q=`."""
     vehicle = get_vehicle(vehicle_id)
     try:
         services.open_vehicle(current_user, vehicle.id)

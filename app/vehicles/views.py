@@ -23,7 +23,6 @@ from flask_login import current_user
 
 from app.analytics.services import capture
 from app.browse.links import browse_make
-from app.catalog import views as catalog_views
 from app.core import throttle
 from app.core.errors import ApiError, error_response
 from app.core.htmx import vary_on_htmx, wants_fragment
@@ -291,7 +290,7 @@ def _decode_here(vin: str, pick: Pick, choose_again: bool = False) -> Response:
 
 def _open_vehicle(vehicle_id: int) -> Response:
     """Go to the decoded vehicle's page: HTMX is told to load it whole, a plain form post is redirected."""
-    target = url_for(".vehicle", vehicle_id=vehicle_id)
+    target = url_for("catalog_views.vehicle_page", vehicle_id=vehicle_id)
     if wants_fragment():
         return vary_on_htmx(Response(_("Opening the vehicle…"), headers={"HX-Redirect": target}))
     return vary_on_htmx(redirect(target, code=303))
@@ -359,12 +358,6 @@ def forget(vehicle_id: int):
         return vary_on_htmx(Response(render_template("vehicles/_history.html", **_history(page))))
     flash(_("The vehicle was removed from your history."), "success")
     return redirect(url_for(".search", page=page if page > 1 else None), code=303)
-
-
-@bp.get("/vehicles/<int:vehicle_id>")
-def vehicle(vehicle_id: int):
-    """A decoded vehicle with its catalog (app.catalog.views); its catalog needs the brand in the plan."""
-    return catalog_views.vehicle_page(vehicle_id)
 
 
 @bp.post("/vehicles/<int:vehicle_id>/choose-again")
