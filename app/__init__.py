@@ -13,6 +13,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from app import config as settings
 from app.analytics.services import init_analytics
 from app.auth.guards import init_auth
+from app.catalog.tasks import init_prefetch
 from app.config import INSTANCE_DIR, PROJECT_ROOT
 from app.core.db import commit_per_request, tune_sqlite
 from app.core.errors import register_error_handlers
@@ -190,6 +191,7 @@ def _init_extensions(app: Flask) -> None:
     init_security_headers(app)
     init_auth(app)
     init_analytics(app)
+    init_prefetch()  # the catalog walks each vehicle the vehicles domain stores
     init_fragment_cache(app)
 
 

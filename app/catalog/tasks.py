@@ -15,7 +15,8 @@ import re
 from collections.abc import Callable
 from datetime import timedelta
 
-from flask import current_app
+from flask import Flask, current_app
+from redis.exceptions import RedisError
 from rq import Retry, get_current_job
 
 from app.catalog import backfill, services, store
@@ -25,11 +26,29 @@ from app.core.db import utcnow
 from app.extensions import db, queues
 from app.translation import tasks as translation_tasks
 from app.vehicles.models import Vehicle
+from app.vehicles.signals import vehicle_stored
 
 log = logging.getLogger(__name__)
 
 RETRY = Retry(max=3, interval=[10, 60, 300])
 LATER = re.compile(r"-later(\d+)$")
+
+
+def init_prefetch() -> None:
+    """Walk the tree of every newly stored vehicle in the background (the vehicles domain announces them)."""
+    vehicle_stored.connect(_prefetch_stored)
+
+
+def _prefetch_stored(_app: Flask, vehicle_id: int) -> None:
+    try:
+        enqueue_prefetch(vehicle_id)
+    except RedisError as error:  # the vehicle stands, committed; only the background walk of its tree is missing
+        log.error("prefetch of new vehicle %s not queued: %s", vehicle_id, error)
+
+
+def enqueue_prefetch(vehicle_id: int) -> None:
+    """Start walking the vehicle's catalog tree in the background (job `prefetch-init-<id>`)."""
+    queues.enqueue("prefetch", prefetch_init, vehicle_id, job_id=f"prefetch-init-{vehicle_id}")
 
 
 def prefetch_init(vehicle_id: int) -> int:

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 import sqlalchemy as sa
-from flask import Flask, Response, current_app, request
+from flask import Flask, Response, current_app, g, message_flashed, request
 from flask_babel import gettext as _
 from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy.dialects import postgresql, sqlite
@@ -115,8 +115,20 @@ class DeferredWriteError(RuntimeError):
     """A write after a read in a deferred SQLite transaction: it fails under a second writer (raised in tests)."""
 
 
+def mark_refusal() -> None:
+    """This request's answer reports a refusal though its status is under 400 (a redirect to a page that explains
+    it): nothing the request wrote is kept. A status of 400 or more, or an error flashed, says so by itself."""
+    g.answer_is_refusal = True
+
+
+def _error_flashed(_app: Flask, message: str, category: str, **_extra: Any) -> None:
+    if category == "error":
+        mark_refusal()
+
+
 def commit_per_request(app: Flask, db: SQLAlchemy) -> None:
-    """One commit per request: services only flush; a response under 400 commits, anything else rolls back.
+    """One commit per request: services only flush; an answer that carries an error (a status of 400 or more, an
+    error flashed, `mark_refusal`) rolls back, any other commits.
 
     A request that may write (any method but GET/HEAD/OPTIONS, or a view marked `writes_data`) takes SQLite's write
     lock when its transaction begins; reads alone never do.
@@ -128,9 +140,11 @@ def commit_per_request(app: Flask, db: SQLAlchemy) -> None:
         take_write_lock_up_front(request.method not in SAFE_METHODS or getattr(view, "writes_data", False))
         _serving.set(True)
 
+    message_flashed.connect(_error_flashed, app)
+
     @app.after_request
     def _finish(response: Response) -> Response:
-        if response.status_code >= 400:
+        if response.status_code >= 400 or g.get("answer_is_refusal"):
             db.session.rollback()
             return response
         try:

@@ -22,6 +22,7 @@ from rq.job import JobStatus
 from app.catalog import services as catalog
 from app.catalog import store
 from app.catalog.providers import provider_for
+from app.catalog.tasks import enqueue_prefetch
 from app.core.db import begin_writes, insert_for
 from app.extensions import db, queues
 from app.sources import pool as source_pool
@@ -147,7 +148,7 @@ def queue_walk(vehicle_id: int) -> bool:
         return False
     if job is not None:
         job.delete()  # an earlier run's finished or failed job: the walk resumes from what is stored
-    decode.enqueue_prefetch(vehicle_id)
+    enqueue_prefetch(vehicle_id)
     return True
 
 

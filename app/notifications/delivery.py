@@ -14,12 +14,13 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import partial
 
 import sqlalchemy as sa
 from flask import current_app
 from redis.exceptions import RedisError
-from sqlalchemy.orm import Session
 
+from app.core.after_commit import after_commit
 from app.core.db import begin_writes, utcnow
 from app.extensions import db, queues
 from app.notifications import transport
@@ -31,7 +32,6 @@ JOB = "app.notifications.tasks.send_outbox"
 CLAIM_TIMEOUT = timedelta(minutes=10)  # far above an SMTP conversation's timeout
 SWEEP_GRACE = timedelta(seconds=30)  # a new row's own job comes first
 SWEEP_BATCH = 200
-QUEUED_AFTER_COMMIT = "outbox_queued_after_commit"
 
 
 @dataclass(frozen=True)
@@ -46,21 +46,10 @@ def configured() -> bool:
     return bool(current_app.config.get("MAIL_URL"))
 
 
-def queue_after_commit(session: Session, outbox_id: int) -> None:
+def queue_after_commit(outbox_id: int) -> None:
     """Queue the message's job once the caller's transaction commits (never for a transaction that rolls back)."""
     if configured():
-        session.info.setdefault(QUEUED_AFTER_COMMIT, []).append(outbox_id)
-
-
-@sa.event.listens_for(Session, "after_commit")
-def _queue_committed(session: Session) -> None:
-    for outbox_id in session.info.pop(QUEUED_AFTER_COMMIT, []):
-        queue(outbox_id, attempt=1)
-
-
-@sa.event.listens_for(Session, "after_rollback")
-def _forget_rolled_back(session: Session) -> None:
-    session.info.pop(QUEUED_AFTER_COMMIT, None)
+        after_commit(partial(queue, outbox_id, attempt=1))
 
 
 def queue(outbox_id: int, attempt: int, delay: timedelta | None = None, tag: str = "") -> bool:

@@ -63,7 +63,7 @@ def send_email(
     if message is None:
         log.info("e-mail %s (%s) was written before: not again", template, dedupe_key)
         return None
-    queue_after_commit(db.session(), message.id)
+    queue_after_commit(message.id)
     log.info("e-mail %s queued for %s (outbox id %s)", template, masked_email(to_address), message.id)
     return message
 

@@ -18,26 +18,25 @@ log = logging.getLogger(__name__)
 
 
 def add_term(english: str, turkish: str, kind: str, author: uuid.UUID | None) -> dict[str, Any]:
-    """Save the term, commit it (the job must find it), and queue the re-translation of the stored names."""
+    """Save the term and queue the re-translation of the stored names for when it is committed."""
     term = gaps.save_term(english, turkish, kind, author)
-    db.session.commit()
     return {"term": term_json(term), "retranslationJob": queue_retranslation()}
 
 
 def remove_term(term_id: int) -> dict[str, Any]:
-    """Delete an admin's term, commit, and queue the re-translation of the names it translated."""
+    """Delete an admin's term and queue the re-translation of the names it translated for when that is committed."""
     term = db.session.get(TranslationTerm, term_id)
     if term is None:
         raise ApiError("term_not_found", _("No such term."), 404)
     db.session.delete(term)
-    db.session.commit()
+    db.session.flush()
     return {"status": True, "retranslationJob": queue_retranslation()}
 
 
 def queue_retranslation() -> str | None:
     """The re-translation job's id; None when it could not be queued (Redis down: `flask catalog retranslate` later)."""
     try:
-        return tasks.queue_retranslation()
+        return tasks.queue_retranslation(on_commit=True)
     except RedisError as error:
         log.error("re-translation not queued: %s", error)
         return None

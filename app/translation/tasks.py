@@ -23,6 +23,7 @@ from rq.job import JobStatus
 
 from app.catalog.folding import fold_names
 from app.catalog.models import Category, Part
+from app.core.after_commit import enqueue_after_commit
 from app.core.db import begin_writes, utcnow
 from app.extensions import db, queues
 from app.translation import RateLimitedError, Translator
@@ -168,9 +169,10 @@ def _defer(vehicle_id: int, batch: int, retry_after: float) -> None:
     )
 
 
-def queue_retranslation() -> str:
+def queue_retranslation(on_commit: bool = False) -> str:
     """Queue the job that queues the tr- jobs of every vehicle with names behind the dictionary in force (unless it is
-    queued or running already); returns its id."""
+    queued or running already); returns its id. `on_commit`: once the caller's transaction, which changes the
+    dictionary, commits (the job must find it)."""
     version = names.job_translator().version
     identifier = f"tr-all-{version}"
     job = queues.get(QUEUE).fetch_job(identifier)
@@ -178,7 +180,8 @@ def queue_retranslation() -> str:
         return identifier
     if job is not None:
         job.delete()
-    queues.enqueue(QUEUE, retranslate_all, job_id=identifier, retry=RETRY)
+    enqueue = enqueue_after_commit if on_commit else queues.enqueue
+    enqueue(QUEUE, retranslate_all, job_id=identifier, retry=RETRY)
     return identifier
 
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from functools import partial
 
 import sqlalchemy as sa
 from flask_babel import gettext as _
-from sqlalchemy.orm import Session
 
+from app.core.after_commit import after_commit
 from app.core.errors import ApiError
 from app.extensions import db, redis_store
 from app.vehicles import preview
@@ -16,9 +17,6 @@ from app.vehicles.cache import ResolveCache
 from app.vehicles.models import UserVehicle, Vehicle
 
 log = logging.getLogger(__name__)
-
-# VINs whose cache keys are cleared once the deleting transaction commits (kept on the session, like analytics).
-CLEAR_AFTER_COMMIT = "vehicles_clear_after_commit"
 
 
 @dataclass(frozen=True)
@@ -58,21 +56,13 @@ def delete_vehicle(vin: str) -> DeletedVehicle:
     for vehicle in vehicles:
         db.session.delete(vehicle)
     db.session.flush()
-    db.session.info.setdefault(CLEAR_AFTER_COMMIT, set()).add(vin)
+    after_commit(partial(_clear_deleted, vin))
     return deleted
 
 
-@sa.event.listens_for(Session, "after_commit")
-def _clear_after_commit(session: Session) -> None:
-    for vin in session.info.pop(CLEAR_AFTER_COMMIT, ()):
-        try:
-            clear_cache(vin)
-            redis_store.client.delete(preview.cache_key(vin))  # the public preview must not outlive the vehicle
-        except Exception:  # noqa: BLE001 - the delete stands; the founder can clear the cache again
-            log.exception("vehicle %s deleted but its cache keys could not be cleared", vin)
-
-
-@sa.event.listens_for(Session, "after_soft_rollback")
-def _forget_after_rollback(session: Session, previous_transaction) -> None:  # noqa: ANN001
-    if not previous_transaction.nested:
-        session.info.pop(CLEAR_AFTER_COMMIT, None)
+def _clear_deleted(vin: str) -> None:
+    try:
+        clear_cache(vin)
+        redis_store.client.delete(preview.cache_key(vin))  # the public preview must not outlive the vehicle
+    except Exception:  # noqa: BLE001 - the delete stands; the founder can clear the cache again
+        log.exception("vehicle %s deleted but its cache keys could not be cleared", vin)

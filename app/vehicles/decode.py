@@ -26,7 +26,7 @@ from app.billing.access import ensure_brand_access
 from app.billing.models import Brand
 from app.core.db import begin_writes, insert_for, release_database, utcnow
 from app.core.errors import ApiError
-from app.extensions import db, queues, redis_store
+from app.extensions import db, redis_store
 from app.sources import pool as source_pool
 from app.sources import wmi
 from app.sources.base import Car, LookupResult, Outcome
@@ -39,6 +39,7 @@ from app.vehicles.cache import ResolveCache, positive_key
 from app.vehicles.capacity import SLOTS, Taken
 from app.vehicles.models import Vehicle, VinRequest
 from app.vehicles.race import PortalGate, RaceReport, ask_within, run_race
+from app.vehicles.signals import announce_stored
 from app.vehicles.writes import log_and_link
 
 log = logging.getLogger(__name__)
@@ -473,7 +474,7 @@ def _store(run: Run, answer: DecodeAnswer, candidate_key: str = "") -> DecodeAns
         .returning(Vehicle.id)
     ).scalar()
     if inserted is not None:
-        run.note(new_vehicle=True)
+        announce_stored(inserted)  # the catalog walks its tree once this commit is done
     stored = _stored_vehicle(run.vin, candidate_key)
     if candidate_key:
         picks.replace(run.user_id, run.vin, stored.id)
@@ -517,7 +518,6 @@ def _finish(run: Run, answer: DecodeAnswer) -> DecodeAnswer:
     vehicle = answer.vehicle or {}
     vehicle_id, car_brand_id = vehicle.get("id"), vehicle.get("brandId")
     refusal = _late_refusal(run, car_brand_id)
-    new_vehicle = run.timings.pop("new_vehicle", False)
     if refusal is None:
         run.note(result_kind=_result_kind(answer))
         run.timings.setdefault("candidate_pick", "none")
@@ -526,8 +526,6 @@ def _finish(run: Run, answer: DecodeAnswer) -> DecodeAnswer:
         if answer.kind in REQUEST_KINDS:
             _save_request(run.user_id, run.vin, REQUEST_KINDS[answer.kind], answer.identified)
         db.session.commit()
-    if new_vehicle and vehicle_id is not None:
-        _enqueue_prefetch_or_log(vehicle_id)
     if refusal is not None:
         _record_refusal(run, refusal, answer.source)  # the source found the car; the caller may not open it
         raise refusal
@@ -606,15 +604,3 @@ def portal_breaker() -> CircuitBreaker:
         threshold=int(config["PORTAL_BREAKER_THRESHOLD"]),
         cooldown_seconds=int(config["PORTAL_BREAKER_COOLDOWN_SECONDS"]),
     )
-
-
-def _enqueue_prefetch_or_log(vehicle_id: int) -> None:
-    try:
-        enqueue_prefetch(vehicle_id)
-    except RedisError as error:  # the vehicle stands, committed; only the background walk of its tree is missing
-        log.error("prefetch of new vehicle %s not queued: %s", vehicle_id, error)
-
-
-def enqueue_prefetch(vehicle_id: int) -> None:
-    """Start walking the new vehicle's catalog tree in the background (the catalog domain owns the job)."""
-    queues.enqueue("prefetch", "app.catalog.tasks.prefetch_init", vehicle_id, job_id=f"prefetch-init-{vehicle_id}")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
-from app.extensions import db
+from app.extensions import db, queues
 from app.sources.sandbox.catalog import VIN_GOLF
 from app.vehicles.models import CatalogVehicle, Vehicle
 from tests.catalog.test_categories import first_leaf
@@ -182,3 +182,19 @@ def test_an_opened_car_goes_to_the_top_of_the_dealers_history(
     make_subscription(other, "active", plan_key="full")
     sign_in(other.email)
     assert client.get("/api/vehicles/history").get_json()["items"] == []
+
+
+def test_a_newly_opened_car_has_its_tree_walk_queued_once_it_is_stored(client, dealer, upstreams):
+    car = golf_car(client)
+    refused = open_car(client, f"/api/browse/catapi/{GOLF}/cars/ffffffffffffffff/open", status=404)
+    assert refused["error"]["code"] and queues.get("prefetch").job_ids == []
+
+    opened = open_car(client, f"/api/browse/catapi/{GOLF}/cars/{car}/open")
+
+    queue = queues.get("prefetch")
+    assert queue.job_ids == [f"prefetch-init-{opened['vehicleId']}"]
+    job = queue.fetch_job(f"prefetch-init-{opened['vehicleId']}")
+    assert (job.func_name, job.args) == ("app.catalog.tasks.prefetch_init", (opened["vehicleId"],))
+    queue.empty()
+    open_car(client, f"/api/browse/catapi/{GOLF}/cars/{car}/open")
+    assert queue.job_ids == []  # stored before: nothing new to walk
