@@ -4,8 +4,10 @@ import sqlalchemy as sa
 
 from app.accounts.models import User
 from app.accounts.services import link_account
+from app.auth.models import AuthSession
 from app.auth.sessions import COOKIE_NAME
 from app.extensions import db
+from app.vehicles.models import QueryLog, UserVehicle, Vehicle
 from tests.conftest import PASSWORD, SITE
 
 
@@ -116,10 +118,11 @@ def test_delete_account_removes_the_user_and_its_sessions(app, client, create_us
     db.session.expire_all()
     assert db.session.scalar(sa.select(User).where(User.email == email)) is None
     from app.accounts.models import Account
-    from app.auth.models import AuthSession
 
     assert db.session.scalars(sa.select(AuthSession)).all() == []
     assert db.session.scalars(sa.select(Account)).all() == []
+    refused = client.post("/api/auth/sign-in/email", json={"email": email, "password": PASSWORD}, headers=SITE)
+    assert refused.status_code == 401
 
 
 def test_social_only_user_confirms_deletion_with_the_email(client, create_user):
@@ -131,6 +134,23 @@ def test_social_only_user_confirms_deletion_with_the_email(client, create_user):
     db.session.commit()
     client.set_cookie(COOKIE_NAME, sign(row.id))
 
+    vehicle = Vehicle(vin="WVWZZZ1KZAW000125", brand_name="Volkswagen", model="Golf", source="catapi")
+    db.session.add(vehicle)
+    db.session.flush()
+    db.session.add(UserVehicle(user_id=user.id, vehicle_id=vehicle.id))
+    db.session.add(QueryLog(user_id=user.id, vin=vehicle.vin, success=True, response_time_ms=5))
+    db.session.commit()
+    user_id, vehicle_id = user.id, vehicle.id
+
     response = client.post("/api/account/delete", json={"confirmation": user.email.upper()}, headers=SITE)
 
-    assert response.status_code == 200
+    assert response.get_json() == {"status": True}
+    assert client.get("/api/auth/get-session").get_json() is None  # the old cookie opens nothing any more
+    db.session.expire_all()
+    assert db.session.get(User, user_id) is None
+    assert db.session.scalars(sa.select(AuthSession).where(AuthSession.user_id == user_id)).all() == []
+    assert db.session.scalars(sa.select(UserVehicle).where(UserVehicle.user_id == user_id)).all() == []
+    assert db.session.get(Vehicle, vehicle_id) is not None  # shared with every dealer: kept
+    assert [log.user_id for log in db.session.scalars(sa.select(QueryLog).where(QueryLog.vin == vehicle.vin))] == [
+        None
+    ]  # kept, anonymised

@@ -15,6 +15,15 @@ from tests.conftest import PASSWORD, SITE, link_token, outbox
 NEW_USER = {"name": "Ahmet Yılmaz", "email": "Ahmet@Example.com", "password": "yedek-parca-2026"}
 
 
+def signs_in(client, email: str, password: str) -> bool:  # noqa: ANN001
+    """Whether `password` opens a session for `email` now (signed out again afterwards)."""
+    response = client.post("/api/auth/sign-in/email", json={"email": email, "password": password}, headers=SITE)
+    if response.status_code != 200:
+        return False
+    client.post("/api/auth/sign-out", json={}, headers=SITE)
+    return True
+
+
 def _users() -> int:
     return db.session.scalar(sa.select(sa.func.count()).select_from(User))
 
@@ -254,10 +263,15 @@ def test_reset_with_a_weak_password_keeps_the_token_usable(client, create_user):
     token = link_token(outbox("reset_password")[0].body_text)
 
     weak = client.post("/api/auth/reset-password", json={"token": token, "newPassword": "kisa"})
+    assert weak.status_code == 400
+    assert signs_in(client, user.email, PASSWORD)  # the refused reset changed nothing
+    assert not signs_in(client, user.email, "kisa")
+
     good = client.post("/api/auth/reset-password", json={"token": token, "newPassword": "yeni-sifre-123"})
 
-    assert weak.status_code == 400
     assert good.status_code == 200
+    assert signs_in(client, user.email, "yeni-sifre-123")
+    assert not signs_in(client, user.email, PASSWORD)
 
 
 def test_verify_email_marks_the_user_verified_once(client):
@@ -285,6 +299,10 @@ def test_a_reset_token_does_not_verify_an_email(client, create_user):
     token = link_token(outbox("reset_password")[0].body_text)
 
     assert client.get(f"/api/auth/verify-email?token={token}").status_code == 400
+    db.session.expire_all()
+    assert db.session.get(User, user.id).email_verified is False
+    client.post("/api/auth/sign-in/email", json={"email": user.email, "password": PASSWORD}, headers=SITE)
+    assert client.get("/api/auth/get-session").get_json()["user"]["emailVerified"] is False
 
 
 def test_resend_verification_only_for_unverified_users(client, create_user):

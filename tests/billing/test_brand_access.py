@@ -4,6 +4,7 @@ import pytest
 from flask import Blueprint, jsonify
 
 from app.billing.access import requires_brand_access
+from app.extensions import db
 from tests.conftest import PASSWORD, SITE
 
 probe = Blueprint("brand_probe", __name__, url_prefix="/api/test-brands")
@@ -91,9 +92,19 @@ def test_a_brand_outside_the_plan_is_refused(probe_client, signed_in, make_subsc
 
 
 def test_the_full_plan_opens_every_active_brand(probe_client, signed_in, make_subscription, billing_catalog):
-    make_subscription(signed_in(), "active", "full")
+    subscription = make_subscription(signed_in(), "active", "full")
+    subscription.brands = []  # the plan opens them, not a brand set
+    retired = billing_catalog.brands[0]
+    retired.active = False
+    db.session.commit()
 
-    assert probe_client.get(f"/api/test-brands/{billing_catalog.brands[-1].id}").status_code == 200
+    answers = {brand.id: probe_client.get(f"/api/test-brands/{brand.id}") for brand in billing_catalog.brands}
+
+    assert len(answers) > 3
+    assert {brand_id for brand_id, answer in answers.items() if answer.status_code == 200} == {
+        brand.id for brand in billing_catalog.brands[1:]
+    }
+    assert answers[retired.id].get_json()["error"]["code"] == "brand_not_in_plan"
 
 
 def test_an_admin_passes_without_a_subscription(probe_client, signed_in, billing_catalog):

@@ -3,10 +3,12 @@
 from datetime import UTC, datetime
 
 import pytest
+from bs4 import BeautifulSoup, Tag
 
 from app.billing import views
 from app.extensions import db
 from tests.conftest import csrf_token_from
+from tests.support.payments import payments_of
 
 
 @pytest.fixture
@@ -55,25 +57,49 @@ def test_the_brand_picker_matches_each_plan(client, billing_catalog):
     assert html.count('name="brand_ids"') == 2 * len(billing_catalog.brands)
 
 
-def test_the_checkout_form_posts_the_choice_with_a_csrf_token(client, user, billing_catalog, monkeypatch):
-    monkeypatch.setattr(views, "CHECKOUT_ENDPOINT", "billing_pages.start_trial")  # any installed endpoint
+def plan_forms(html: str) -> dict[str, Tag]:
+    """The plans page's checkout forms by the plan they buy."""
+    forms = BeautifulSoup(html, "html.parser").select("form:has(input[name=plan_key])")
+    return {form.select_one("input[name=plan_key]")["value"]: form for form in forms}
 
-    html = page(client, "/plans?period=yearly")
 
-    assert html.count('action="/subscription/trial"') == 4  # three plans and the trial card
-    assert '<input type="hidden" name="plan_key" value="trio">' in html
-    assert '<input type="hidden" name="billing_period" value="yearly">' in html
-    assert 'type="checkbox" name="brand_ids"' in html
-    assert 'type="radio" name="brand_ids"' in html
-    assert html.count('name="csrf_token"') >= 4
+def test_the_checkout_form_posts_the_choice_with_a_csrf_token(card_client, dealer, billing_catalog, stripe_sandbox):
+    html = page(card_client, "/plans?period=yearly")
+    forms = plan_forms(html)
+
+    assert sorted(forms) == ["full", "single", "trio"]
+    for form in forms.values():
+        assert (form["method"].lower(), form["action"]) == ("post", "/checkout")
+        assert form.select_one("input[type=hidden][name=billing_period]")["value"] == "yearly"
+        assert form.select_one("input[name=csrf_token]")["value"]
+    assert forms["trio"].select("input[type=checkbox][name=brand_ids]")
+    assert forms["single"].select("input[type=radio][name=brand_ids]")
+    assert not forms["full"].select("input[name=brand_ids]")
+
+    # Submitted as a browser would: its hidden fields and three ticked brands, to the real checkout.
+    trio = forms["trio"]
+    fields = {field["name"]: field["value"] for field in trio.select("input[type=hidden]")}
+    fields["brand_ids"] = [box["value"] for box in trio.select("input[type=checkbox][name=brand_ids]")[:3]]
+    response = card_client.post(trio["action"], data=fields)
+
+    assert response.status_code == 303
+    [payment] = payments_of(dealer)
+    assert response.headers["Location"] == f"{stripe_sandbox.url}/pay/{payment.checkout_session_id}"
+    session = stripe_sandbox.sessions[payment.checkout_session_id]
+    assert (payment.billing_period, payment.amount, session["amount_total"]) == ("yearly", 799_000, 799_000)
+    assert sorted(brand.id for brand in payment.subscription.brands) == sorted(map(int, fields["brand_ids"]))
+    assert payment.subscription.plan.key == "trio"
 
 
 def test_without_card_payments_the_button_is_disabled(client, user, billing_catalog, monkeypatch):
     monkeypatch.setattr(views, "CHECKOUT_ENDPOINT", "payments_pages.not_installed")
 
-    html = page(client, "/plans")
+    soup = BeautifulSoup(page(client, "/plans"), "html.parser")
 
-    assert html.count('<button type="button" class="button" disabled>Ödemeye geç</button>') == 3
+    buttons = [button for button in soup.select("button") if button.get_text(strip=True) == "Ödemeye geç"]
+    assert len(buttons) == 3
+    assert all(button.has_attr("disabled") and button["type"] == "button" for button in buttons)
+    assert not soup.select("form[action='/checkout']")
 
 
 def test_an_eligible_user_starts_the_trial_from_the_plans_page(client, user, billing_catalog):

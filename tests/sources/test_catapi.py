@@ -14,6 +14,7 @@ from app.sources.base import Outcome
 from app.sources.catapi import CatapiSettings, CatapiSource, CatapiUnavailableError, _parts_sheet
 from app.sources.sandbox import catalog as sandbox
 from app.sources.sandbox.catapi_server import SANDBOX_PASSWORD, SANDBOX_USERNAME, CatapiFaults, CatapiSandbox
+from tests.support.processes import wait_until
 
 TIMEOUT_MS = 300
 
@@ -157,7 +158,8 @@ def test_all_proxies_hanging_is_a_failure_after_every_retry(source, upstream):  
     assert result.outcome is Outcome.FAILURE
     assert "after 3 attempts" in result.error and "Timeout" in result.error
     assert 3 * TIMEOUT_MS <= result.elapsed_ms < 3 * TIMEOUT_MS + 700
-    time.sleep(0.8)  # let the sandbox finish the hung requests before counting
+    # The sandbox records a hung request when it ends, after the adapter gave up on it.
+    wait_until(lambda: len(api_calls(upstream)) >= 3, timeout=5, what="the sandbox ends the three hung requests")
     assert [call.server for call in api_calls(upstream)] == ["proxy-0", "proxy-1", "proxy-2"]
 
 

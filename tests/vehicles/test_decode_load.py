@@ -22,6 +22,7 @@ from app.vehicles.capacity import SLOTS
 from app.vehicles.models import QueryLog, UserVehicle, Vehicle, VinRequest
 from tests.conftest import PASSWORD, SITE, csrf_token_from
 from tests.support.committed_dealer import committed_dealer
+from tests.support.processes import wait_until
 from tests.support.redis_server import redis_server  # noqa: F401 - fixture used here
 
 TR = {**SITE, "Accept-Language": "tr"}
@@ -192,7 +193,12 @@ def test_stored_pages_and_health_answer_at_once_while_decodes_hang(app, upstream
             for sandbox in (upstreams.catapi, upstreams.scrape, upstreams.portal):
                 sandbox.faults.latency_ms = 5000
             answers = _decode_in_threads(http, server.url, [VIN_CLIO, VIN_BMW, *_new_vins(4)])
-            time.sleep(0.6)  # the excess decodes have been refused; two hang
+            # The excess decodes are refused at once while two hang in the two slots: measure only then.
+            wait_until(
+                lambda: SLOTS.busy == 2 and sum("status" in answer for answer in answers.values()) == 4,
+                timeout=10,
+                what="four decodes refused and two hanging in their slots",
+            )
             quick = {path: _timed_get(http, server.url + path) for path in _stored_pages(golf["vehicle"]["id"])}
             _join(answers)
         finally:

@@ -105,8 +105,13 @@ def test_the_search_page_shows_the_form_prefilled_and_the_history(client, dealer
 
 def test_the_search_page_needs_a_session(client):
     assert client.get("/vin").status_code == 302
-    response = client.post("/vin/decode", data={"vin": VIN_GOLF}, headers=HX)
-    assert response.status_code in (204, 403)
+    token = csrf_token_from(client.get("/login").get_data(as_text=True))  # a valid form: only the session is missing
+
+    response = client.post("/vin/decode", data={"vin": VIN_GOLF, "csrf_token": token}, headers=HX)
+
+    assert response.status_code == 204
+    assert response.headers["HX-Redirect"] == "/login?next=/vin/decode"
+    assert client.post("/vin/decode", data={"vin": VIN_GOLF}, headers=HX).status_code == 403  # no form token
 
 
 def test_an_empty_history_says_where_vehicles_will_appear(client, dealer):
