@@ -14,8 +14,7 @@ from flask import Blueprint, Response, render_template
 from flask_babel import format_datetime, to_user_timezone
 from flask_login import current_user
 
-from app.catalog import parts_list, services
-from app.catalog import views as catalog_views
+from app.catalog import parts_list, presenters, services
 from app.catalog.links import dealer_links
 from app.core.db import utcnow
 from app.vehicles.models import Vehicle
@@ -29,7 +28,7 @@ FILENAME_SAFE = "!#$&+-.^_`|~"  # RFC 5987 attr-chars that need no percent-encod
 def parts_csv(vehicle_id: int, category_id: int) -> Response:
     """The leaf's parts as a CSV file, named after the vehicle and the category."""
     vehicle, detail = _open_leaf(vehicle_id, category_id)
-    category = catalog_views.node(detail["category"])
+    category = presenters.node(detail["category"])
     name, ascii_name = parts_list.download_names(vehicle.title, category["label"], category["illustrationCode"])
     response = Response(parts_list.csv_text(detail["parts"]).encode(), content_type="text/csv; charset=utf-8")
     utf8_name = f"UTF-8''{quote(name, safe=FILENAME_SAFE)}"
@@ -45,7 +44,7 @@ def print_view(vehicle_id: int, category_id: int) -> str:
     return render_template(
         "catalog/print.html",
         vehicle=vehicle,
-        main=catalog_views.category_main(vehicle, detail),
+        main=presenters.category_main(vehicle, detail),
         links=dealer_links(vehicle.id),
         printed_at=format_datetime(printed_at, "medium"),
         printed_iso=printed_at.isoformat(timespec="minutes"),

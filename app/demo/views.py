@@ -21,7 +21,7 @@ from flask import Blueprint, Response, current_app, g, redirect, render_template
 from flask_login import current_user
 
 from app.analytics.services import capture
-from app.catalog import views as catalog_views
+from app.catalog import presenters
 from app.catalog.links import CatalogLinks
 from app.catalog.models import Category
 from app.core.errors import ApiError
@@ -61,11 +61,11 @@ VISITOR_COOKIE_MAX_AGE = 365 * 24 * 3600
 def index():
     """The vehicle with its tree; the main area lists the root groups, or the results of `?q=`."""
     vehicle = services.demo_vehicle()
-    query = request.args.get("q", "").strip()[: catalog_views.QUERY_MAX_LENGTH]
+    query = request.args.get("q", "").strip()[: presenters.QUERY_MAX_LENGTH]
     if query and wants_fragment():
         return _answer(vehicle, _search(vehicle, query))
-    tree = catalog_views.tree_view(services.tree(vehicle))
-    main = _search(vehicle, query) if query else catalog_views.overview_main(vehicle, tree)
+    tree = presenters.tree_view(services.tree(vehicle))
+    main = _search(vehicle, query) if query else presenters.overview_main(vehicle, tree)
     if not wants_fragment():  # not the "All groups" breadcrumb followed within the page
         _event("demo_loaded", {"vehicle_id": vehicle.id, "search": bool(query)})
     return _answer(vehicle, main, tree)
@@ -80,10 +80,10 @@ def category(category_id: int):
     found = services.demo_category(vehicle, category_id)
     detail = services.category_detail(vehicle, found)
     _report_opened(vehicle, found, detail)
-    main = catalog_views.category_main(vehicle, detail, request.args.get("part", type=int))
+    main = presenters.category_main(vehicle, detail, request.args.get("part", type=int))
     if wants_fragment():
         return _answer(vehicle, main)
-    return _answer(vehicle, main, catalog_views.opened_tree(vehicle, found, detail))
+    return _answer(vehicle, main, presenters.opened_tree(vehicle, found, detail))
 
 
 @bp.get("/categories/<int:category_id>/children")
@@ -96,7 +96,7 @@ def children(category_id: int):
     vehicle = services.demo_vehicle()
     found = services.demo_category(vehicle, category_id)
     _event("demo_category_clicked", {**_category_properties(vehicle, found), "opened_in": "tree"})
-    opened = catalog_views.opened_node(found, services.children_of(found))
+    opened = presenters.opened_node(found, services.children_of(found))
     html = render_template("catalog/_tree_node.html", links=demo_links(), node=opened, current=None)
     return vary_on_htmx(Response(html))
 
@@ -118,11 +118,11 @@ def _refused(error: ApiError) -> Response:
     if error.code == "demo_unavailable":
         html = render_template("demo/unavailable.html", message=error.message, links=demo_links())
         return Response(html, error.status)
-    main = catalog_views.error_main(error)
+    main = presenters.error_main(error)
     if wants_fragment():
-        return catalog_views.retargeted(main)
+        return presenters.retargeted(main)
     vehicle = services.demo_vehicle()
-    return _answer(vehicle, main, catalog_views.tree_view(services.tree(vehicle)), status=error.status)
+    return _answer(vehicle, main, presenters.tree_view(services.tree(vehicle)), status=error.status)
 
 
 # --- answers ------------------------------------------------------------------------------------------------------
@@ -141,7 +141,7 @@ def _answer(vehicle: Vehicle, main: dict[str, Any], tree: dict[str, Any] | None 
 @search_throttle
 def _search(vehicle: Vehicle, query: str) -> dict[str, Any]:
     """The search's results, under the demo search's tighter budget (charged only when there is a query)."""
-    return catalog_views.search_main(vehicle, query)
+    return presenters.search_main(vehicle, query)
 
 
 # --- analytics ----------------------------------------------------------------------------------------------------
