@@ -1,5 +1,5 @@
-"""The way from a VIN no catalog covers into browsing: its make (from the WMI) and, where the VIN tells it reliably,
-its model year."""
+"""The way from a VIN no catalog covers into browsing (a link to /browse, no import of the browse domain): its make
+(from the WMI) and, where the VIN tells it reliably, its model year."""
 
 from __future__ import annotations
 

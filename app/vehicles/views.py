@@ -22,7 +22,6 @@ from flask_limiter import RateLimitExceeded
 from flask_login import current_user
 
 from app.analytics.services import capture
-from app.browse.links import browse_make
 from app.core import throttle
 from app.core.errors import ApiError, error_response
 from app.core.htmx import vary_on_htmx, wants_fragment
@@ -31,6 +30,7 @@ from app.core.validation import int_arg, text_field
 from app.extensions import db, limiter, redis_store
 from app.vehicles import background, refusals, services
 from app.vehicles.answers import DecodeAnswer, Pick, normalize_vin, read_pick
+from app.vehicles.browse_link import browse_make
 from app.vehicles.decode import decode
 from app.vehicles.models import Vehicle
 from app.vehicles.progress import STAGES, Progress, ProgressRecord

@@ -10,7 +10,7 @@ from urllib.parse import quote, urlencode
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.browse.links import browse_make, model_year
+from app.vehicles.browse_link import browse_make, model_year
 from tests.catalog.test_pages import text_of
 
 HX = {"HX-Request": "true"}
