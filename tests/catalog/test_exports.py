@@ -21,6 +21,7 @@ from app.vehicles.models import Vehicle
 from tests.catalog.test_categories import first_leaf, get, run_prefetch
 from tests.catalog.test_pages import main_area, page, text_of
 from tests.demo.conftest import golf  # noqa: F401 - the demo vehicle, for the demo's page
+from tests.support.markup import elements, the
 
 TURKISH_HEADER = ["Pozisyon", "OEM numarası", "Parça", "Adet", "Açıklama", "Mevcut", "Referans şema"]
 
@@ -208,7 +209,7 @@ def test_the_print_page_shows_the_vehicle_the_path_the_picture_and_the_parts(cli
     assert vehicle.vin in text and vehicle.title in text
     for ancestor in leaf["ancestors"]:
         assert ancestor["name"] in text
-    assert f'<img class="print-schema-image" src="{schema["imageUrl"]}"' in html
+    assert the(html, "img.print-schema-image")["src"] == schema["imageUrl"]
     positions = {part["position"] for part in leaf["parts"]}
     assert html.count("<rect ") == len([spot for spot in schema["hotspots"] if spot["position"] in positions])
     assert len(re.findall(r'<tr class="print-row', html)) == len(leaf["parts"])
@@ -218,9 +219,12 @@ def test_the_print_page_shows_the_vehicle_the_path_the_picture_and_the_parts(cli
     for part in leaf["parts"]:
         assert part["oemCode"] in html
     assert f'href="/vehicles/{golf_id}/categories/{category_id}"' in html  # back to the leaf
-    assert '<button type="button" class="print-button" data-print hidden>Yazdır</button>' in html
-    assert '<script src="/static/js/print.js" defer></script>' in html and "<script>" not in html
-    assert '<link rel="stylesheet" href="/static/css/print.css">' in html and "style=" not in html
+    button = the(html, "button.print-button")
+    assert (button["type"], button.get_text(strip=True)) == ("button", "Yazdır")
+    assert button.has_attr("data-print") and button.has_attr("hidden")  # shown by print.js
+    [script] = elements(html, "script")
+    assert script["src"] == "/static/js/print.js" and script.has_attr("defer") and not script.string
+    assert the(html, "link[rel=stylesheet]")["href"] == "/static/css/print.css" and "style=" not in html
     assert html.startswith("<!doctype html>") and "site-header" not in html  # a page of its own, no site around it
 
 
@@ -257,8 +261,11 @@ def test_a_leaf_links_its_csv_and_print_page_and_a_group_does_not(client, bmw, u
     main = main_area(page(client, f"/vehicles/{bmw}/categories/{leaf_id}"))
     group = main_area(page(client, f"/vehicles/{bmw}/categories/{parent_id}"))
 
-    assert f'<a class="leaf-action" href="{csv_url(bmw, leaf_id)}" download>CSV olarak indir</a>' in main
-    assert f'<a class="leaf-action" href="{print_url(bmw, leaf_id)}">Yazdır</a>' in main
+    csv_link, print_link = elements(main, "a.leaf-action")
+    assert (csv_link["href"], csv_link.get_text(strip=True)) == (csv_url(bmw, leaf_id), "CSV olarak indir")
+    assert csv_link.has_attr("download")
+    assert (print_link["href"], print_link.get_text(strip=True)) == (print_url(bmw, leaf_id), "Yazdır")
+    assert not print_link.has_attr("download")
     assert "leaf-actions" not in group
 
 

@@ -15,6 +15,7 @@ from app.core.i18n import LOCALE_COOKIE
 from app.extensions import db
 from app.sources.sandbox.catalog import VIN_GOLF
 from tests.catalog.test_categories import first_leaf, get, run_prefetch
+from tests.support.markup import the
 
 HX = {"HX-Request": "true"}
 
@@ -66,7 +67,7 @@ def test_the_vehicle_page_shows_the_facts_the_tree_and_the_root_groups(client, b
     assert "Montaj grupları" in tree
     assert "Bir montaj grubu seçin" in main_area(html)
     assert f'action="/vehicles/{bmw}" method="get"' in html and 'name="q"' in html
-    assert '<script src="/static/js/catalog.js" defer></script>' in html
+    assert the(html, 'script[src="/static/js/catalog.js"]').has_attr("defer")
     assert "<script>" not in html.replace(f"<script>{_theme_script(client)}</script>", "")  # nothing inline
 
 
@@ -215,9 +216,8 @@ def test_a_failed_upstream_shows_a_turkish_message_and_a_retry_button(client, bm
 
     for answer in (main_area(html), text):
         assert "alt grupları şu anda katalogdan yüklenemedi" in answer
-        assert (
-            f'<form class="retry-form" action="{url}" method="get" hx-get="{url}" hx-target="#catalog-main"' in answer
-        )
+        form = the(answer, "form.retry-form")
+        assert (form["action"], form["method"], form["hx-get"], form["hx-target"]) == (url, "get", url, "#catalog-main")
         assert ">Yeniden dene</button>" in answer
     upstreams.portal.faults.error_rate = 0.0
     assert "yüklenemedi" not in fragment(client, url)  # the retry works once the upstream answers
@@ -243,7 +243,8 @@ def test_a_leaf_with_a_picture_has_a_hotspot_over_each_numbered_callout(client, 
 
     main = main_area(page(client, f"/vehicles/{golf}/categories/{leaf['category']['id']}"))
 
-    assert f'<img class="schema-image" src="{schema["imageUrl"]}" width="{schema["width"]}"' in main
+    image = the(main, "img.schema-image")
+    assert (image["src"], image["width"]) == (schema["imageUrl"], str(schema["width"]))
     assert f'viewBox="0 0 {schema["width"]} {schema["height"]}"' in main
     row_pattern = r'<tr class="part-row[^"]*" id="(pos-\d+)" tabindex="-?[01]" data-position="([^"]+)"'
     anchors = dict(re.findall(row_pattern, main))

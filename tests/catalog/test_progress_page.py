@@ -15,6 +15,7 @@ from app.extensions import db
 from tests.catalog.test_categories import get, run_prefetch
 from tests.catalog.test_pages import HX, page, text_of
 from tests.conftest import PASSWORD, SITE
+from tests.support.markup import the
 
 BAR = 'id="catalog-progress"'
 
@@ -68,8 +69,15 @@ def test_while_the_walk_runs_the_fragment_shows_the_counts_and_polls(client, bmw
     assert counts["done"] is False and 0 < counts["groupsDrilled"] < counts["groups"]
     stored = counts["groupsDrilled"] + counts["leavesFetched"]
     assert html.strip().startswith(f"<div {BAR}")
-    assert f'hx-get="{progress_url(bmw)}?seen={stored}&amp;idle=0" hx-trigger="every 2s" hx-swap="outerHTML"' in html
-    assert f'<progress max="100" value="{counts["percent"]}" aria-labelledby="catalog-progress-label">' in html
+    poller = the(html, "#catalog-progress")
+    assert poller["hx-get"] == f"{progress_url(bmw)}?seen={stored}&idle=0"
+    assert (poller["hx-trigger"], poller["hx-swap"]) == ("every 2s", "outerHTML")
+    bar = the(html, "progress")
+    assert (bar["max"], bar["value"], bar["aria-labelledby"]) == (
+        "100",
+        str(counts["percent"]),
+        "catalog-progress-label",
+    )
     text = text_of(html)
     assert f"{counts['groupsDrilled']} / {counts['groups']}" in text
     assert f"{counts['leavesFetched']} / {counts['leaves']}" in text

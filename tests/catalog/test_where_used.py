@@ -14,6 +14,7 @@ from app.catalog import store
 from app.catalog.providers import Node, PartLine
 from app.extensions import db
 from app.vehicles.models import Vehicle
+from tests.support.markup import the
 
 FRAGMENT = {"HX-Request": "true"}
 VINS = (f"WVWZZZTEST{number:07d}" for number in count(1))
@@ -254,7 +255,8 @@ def test_the_leaf_page_offers_used_in_on_each_coded_row(client, dealer, two_golf
 
     for part_id in first.part_ids:
         url = f"/vehicles/{first.vehicle_id}/parts/{part_id}/where-used"
-        assert f'<a class="where-used-link" href="{url}" hx-get="{url}" hx-swap="outerHTML">' in html
+        link = the(html, f'a.where-used-link[href="{url}"]')
+        assert (link["hx-get"], link["hx-swap"]) == (url, "outerHTML")
     assert "Kullanıldığı yerler" in html
 
 
