@@ -22,9 +22,9 @@ from app.billing.models import Brand, Payment, Plan, Subscription
 from app.core.db import utcnow
 from app.core.errors import ApiError
 from app.extensions import db, queues
-from app.vehicles.decode import ERROR_LOG_TEXT
 from app.vehicles.models import VinRequest
 from app.vehicles.refusals import REFUSED
+from app.vehicles.writes import ERROR_LOG_TEXT
 
 DEFAULT_DAYS = 30
 MAX_DAYS = 366

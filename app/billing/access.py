@@ -6,12 +6,15 @@ import functools
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+import sqlalchemy as sa
 from flask_babel import gettext as _
 from flask_login import current_user
 
 from app.accounts.models import User
 from app.billing import subscriptions
+from app.billing.models import Brand
 from app.core.errors import ApiError
+from app.extensions import db
 
 View = TypeVar("View", bound=Callable[..., Any])
 
@@ -40,3 +43,10 @@ def requires_brand_access(get_brand_id: Callable[[dict[str, Any]], int]) -> Call
         return guarded  # type: ignore[return-value]
 
     return decorate
+
+
+def our_brand(slug: str | None) -> Brand | None:
+    """The active brand we sell under this slug, if any."""
+    if not slug:
+        return None
+    return db.session.scalar(sa.select(Brand).where(Brand.slug == slug, Brand.active))

@@ -19,6 +19,7 @@ import sqlalchemy as sa
 from flask import current_app
 from rq.job import JobStatus
 
+from app.billing.access import our_brand
 from app.catalog import services as catalog
 from app.catalog import store
 from app.catalog.providers import provider_for
@@ -29,8 +30,8 @@ from app.sources import pool as source_pool
 from app.sources import wmi
 from app.sources.base import Outcome
 from app.sources.catapi import CatapiSettings, CatapiSource
-from app.vehicles import decode
 from app.vehicles.models import Vehicle
+from app.vehicles.writes import vehicle_row
 
 log = logging.getLogger(__name__)
 
@@ -124,13 +125,13 @@ def store_vehicle(vin: str) -> int:
     if result.outcome is not Outcome.ONE:
         raise DemoSeedError(f"catapi answered {result.outcome.value} for {vin}, not one car {result.error or ''}")
     car = result.cars[0]
-    brand = decode.our_brand(wmi.slugify(car.brand))  # the decode's own brand rule, not a copy
+    brand = our_brand(wmi.slugify(car.brand))  # the decode's own brand rule, not a copy
     if brand is None:
         raise DemoSeedError(f"brand {car.brand!r} is not among the seeded brands")
     begin_writes(db.session)
     db.session.execute(
         insert_for(db.session, Vehicle)
-        .values(decode.vehicle_row(vin, car, brand.id, brand.name))  # the same row a decode stores
+        .values(vehicle_row(vin, car, brand.id, brand.name))  # the same row a decode stores
         .on_conflict_do_nothing(index_elements=[Vehicle.vin, Vehicle.candidate_key])
     )
     # Committed before its tree is queued: a worker already running must find the vehicle.

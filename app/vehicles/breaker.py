@@ -6,7 +6,10 @@ source is not called at all.
 
 from __future__ import annotations
 
+from flask import current_app
 from redis import Redis
+
+from app.extensions import redis_store
 
 
 class CircuitBreaker:
@@ -33,3 +36,14 @@ class CircuitBreaker:
             pipe.set(self.cooldown_key, "1", ex=self.cooldown_seconds)
             pipe.delete(self.failures_key)
             pipe.execute()
+
+
+def portal_breaker() -> CircuitBreaker:
+    """The portal's breaker, as configured (shared by the decode and the preview)."""
+    config = current_app.config
+    return CircuitBreaker(
+        redis_store.client,
+        "portal",
+        threshold=int(config["PORTAL_BREAKER_THRESHOLD"]),
+        cooldown_seconds=int(config["PORTAL_BREAKER_COOLDOWN_SECONDS"]),
+    )

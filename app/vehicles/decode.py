@@ -22,8 +22,7 @@ from flask_babel import gettext as _
 from redis.exceptions import RedisError
 
 from app.accounts.models import User
-from app.billing.access import ensure_brand_access
-from app.billing.models import Brand
+from app.billing.access import ensure_brand_access, our_brand
 from app.core.db import begin_writes, insert_for, release_database, utcnow
 from app.core.errors import ApiError
 from app.extensions import db, redis_store
@@ -34,13 +33,13 @@ from app.sources.traffic import mark_dealer_traffic
 from app.sources.vin_api import VinApiSettings
 from app.vehicles import picks, refusals, scrape_cache
 from app.vehicles.answers import DecodeAnswer, Pick, normalize_vin, vehicle_view
-from app.vehicles.breaker import CircuitBreaker
+from app.vehicles.breaker import portal_breaker
 from app.vehicles.cache import ResolveCache, positive_key
 from app.vehicles.capacity import SLOTS, Taken
 from app.vehicles.models import Vehicle, VinRequest
 from app.vehicles.race import PortalGate, RaceReport, ask_within, run_race
 from app.vehicles.signals import announce_stored
-from app.vehicles.writes import log_and_link
+from app.vehicles.writes import ERROR_LOG_TEXT, log_and_link, vehicle_row
 
 log = logging.getLogger(__name__)
 
@@ -492,27 +491,6 @@ def _stored_vehicle(vin: str, candidate_key: str = "") -> Vehicle | None:
     return db.session.scalar(sa.select(Vehicle).where(Vehicle.vin == vin, Vehicle.candidate_key == candidate_key))
 
 
-def vehicle_row(vin: str, car: Car, brand_id: int, brand_name: str, candidate_key: str = "") -> dict[str, Any]:
-    return {
-        "vin": vin,
-        "candidate_key": candidate_key,
-        "brand_id": brand_id,
-        "brand_name": brand_name,
-        "model": car.model,
-        "year": car.year,
-        "engine": car.engine,
-        "source": car.source,
-        "raw_data": {
-            "carId": car.car_id,
-            "catalogId": car.catalog_id,
-            "criteria": car.criteria,
-            "parameters": car.parameters,
-            **car.raw,
-        },
-        "created_at": utcnow(),
-    }
-
-
 def _finish(run: Run, answer: DecodeAnswer) -> DecodeAnswer:
     """Write the query log, the history link and a saved request in one transaction that starts with a write."""
     vehicle = answer.vehicle or {}
@@ -542,17 +520,6 @@ def _late_refusal(run: Run, car_brand_id: int | None) -> ApiError | None:
     except ApiError as refusal:
         return refusal
     return None
-
-
-ERROR_LOG_TEXT = {
-    "unknown": "vin_not_recognised",
-    "no_catalog": "identified_no_catalog",
-    "brand_unsupported": "brand_unsupported",
-    "aborted": "aborted",
-    "unavailable": "sources_unavailable",
-    "busy": "decode_busy",
-    "store_down": "decode_unavailable",
-}
 
 
 def _result_kind(answer: DecodeAnswer) -> str:
@@ -587,20 +554,4 @@ def _save_request(user_id: Any, vin: str, kind: str, description: str | None) ->
         insert_for(db.session, VinRequest)
         .values(user_id=user_id, vin=vin, kind=kind, description=description, created_at=utcnow())
         .on_conflict_do_nothing(index_elements=[VinRequest.user_id, VinRequest.vin, VinRequest.kind])
-    )
-
-
-def our_brand(slug: str | None) -> Brand | None:
-    if not slug:
-        return None
-    return db.session.scalar(sa.select(Brand).where(Brand.slug == slug, Brand.active))
-
-
-def portal_breaker() -> CircuitBreaker:
-    config = current_app.config
-    return CircuitBreaker(
-        redis_store.client,
-        "portal",
-        threshold=int(config["PORTAL_BREAKER_THRESHOLD"]),
-        cooldown_seconds=int(config["PORTAL_BREAKER_COOLDOWN_SECONDS"]),
     )

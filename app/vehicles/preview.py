@@ -27,7 +27,7 @@ from app.sources import wmi
 from app.sources.base import Car, LookupResult, Outcome, VinSource
 from app.sources.brands import BRANDS
 from app.vehicles.answers import normalize_vin
-from app.vehicles.decode import portal_breaker
+from app.vehicles.breaker import portal_breaker
 from app.vehicles.models import Vehicle
 from app.vehicles.race import ask_within
 

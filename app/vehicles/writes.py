@@ -9,6 +9,8 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 
+from app.core.db import utcnow
+from app.sources.base import Car
 from app.vehicles.models import QueryLog, UserVehicle
 
 HISTORY_TOUCH = timedelta(seconds=60)  # a link moved up more recently than this is left as it is
@@ -103,3 +105,37 @@ def _log_cte() -> Any:
         .values({column.name: sa.bindparam(f"log_{column.name}", type_=column.type) for column in columns})
         .cte("log")
     )
+
+
+# The query log's error_message for each failed answer's kind.
+ERROR_LOG_TEXT = {
+    "unknown": "vin_not_recognised",
+    "no_catalog": "identified_no_catalog",
+    "brand_unsupported": "brand_unsupported",
+    "aborted": "aborted",
+    "unavailable": "sources_unavailable",
+    "busy": "decode_busy",
+    "store_down": "decode_unavailable",
+}
+
+
+def vehicle_row(vin: str, car: Car, brand_id: int, brand_name: str, candidate_key: str = "") -> dict[str, Any]:
+    """The vehicle row a decode stores for a source's car (the demo seed stores the same)."""
+    return {
+        "vin": vin,
+        "candidate_key": candidate_key,
+        "brand_id": brand_id,
+        "brand_name": brand_name,
+        "model": car.model,
+        "year": car.year,
+        "engine": car.engine,
+        "source": car.source,
+        "raw_data": {
+            "carId": car.car_id,
+            "catalogId": car.catalog_id,
+            "criteria": car.criteria,
+            "parameters": car.parameters,
+            **car.raw,
+        },
+        "created_at": utcnow(),
+    }
