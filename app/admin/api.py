@@ -9,7 +9,7 @@ from flask_babel import lazy_gettext as _l
 from app.accounts.services import create_user
 from app.admin.schemas import CreatedUser, CreateUserBody, ServiceTestBody, ServiceTestResult
 from app.admin.source_probe import CHOICES, run_service_test
-from app.auth.api import user_json
+from app.auth.serialisers import user_json
 from app.core.errors import ApiError
 from app.core.openapi import documented
 from app.core.security import requires_role

@@ -10,7 +10,6 @@ from app.accounts.models import User
 from app.auth import services
 from app.auth.captcha import CAPTCHA_HEADER, verify_captcha
 from app.auth.guards import allow_inactive, current_session
-from app.auth.models import AuthSession
 from app.auth.schemas import (
     CaptchaHeaders,
     EmailBody,
@@ -24,6 +23,7 @@ from app.auth.schemas import (
     Success,
     VerifyEmailQuery,
 )
+from app.auth.serialisers import session_json, user_json
 from app.auth.web import (
     end_current_session,
     lookup_throttle,
@@ -45,29 +45,6 @@ PASSWORD = _l("Password")
 NAME = _l("Name")
 TOKEN = _l("Token")
 REFERRAL_CODE = _l("Referral code")
-
-
-def user_json(user: User) -> dict:
-    return {
-        "id": str(user.id),
-        "email": user.email,
-        "name": user.name,
-        "role": user.role,
-        "status": user.status,
-        "emailVerified": user.email_verified,
-        "referralCode": user.referral_code,
-        "referralCreditDays": user.referral_credit_days,
-        "createdAt": user.created_at.isoformat(),
-    }
-
-
-def session_json(row: AuthSession) -> dict:
-    return {
-        "expiresAt": row.expires_at.isoformat(),
-        "persistent": row.persistent,
-        "impersonatedBy": str(row.impersonated_by) if row.impersonated_by else None,
-        "impersonationReadonly": row.impersonation_readonly,
-    }
 
 
 def _signed_in(user: User, remember: bool, status: int = 200):  # noqa: ANN202

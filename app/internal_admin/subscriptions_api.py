@@ -15,8 +15,8 @@ from flask import jsonify
 from flask_babel import gettext as _
 
 from app.billing import subscriptions
-from app.billing.api import iso, subscription_json
 from app.billing.models import Subscription
+from app.billing.serialisers import iso, subscription_json
 from app.core.errors import ApiError
 from app.core.openapi import INTERNAL, documented
 from app.extensions import db
