@@ -16,22 +16,46 @@ from __future__ import annotations
 import logging
 import threading
 import uuid
+from dataclasses import dataclass
 from typing import Any
 
-from flask import Flask
+from flask import Flask, current_app
 from flask_babel import force_locale
 
 from app.accounts.models import User
 from app.core.errors import HTTP_ERRORS, ApiError
-from app.extensions import db
+from app.extensions import db, redis_store
 from app.vehicles import services
 from app.vehicles.answers import DecodeAnswer, Pick
 from app.vehicles.decode import decode
-from app.vehicles.progress import ProgressRecord
+from app.vehicles.progress import Progress, ProgressRecord
 
 log = logging.getLogger(__name__)
 
 THREAD_PREFIX = "page-decode"
+
+
+@dataclass(frozen=True)
+class Started:
+    """A decode started in the background; `progress` is None when the store dropped its record at once (there is
+    nothing to poll)."""
+
+    progress: Progress | None
+
+
+def start_decode(user_id: str, vin: str, pick: Pick, locale: str) -> Started | None:
+    """Start decoding `vin` for the user in the background, with its progress in Redis for the page to poll; None when
+    Redis does not answer (there would be nothing to poll: the caller decodes within its request)."""
+    record = redis_store.optional(
+        "decode progress record", lambda client: ProgressRecord.create(client, user_id, vin, pick.source), None
+    )
+    if record is None:
+        return None
+    progress = redis_store.optional("decode progress", lambda _client: record.read(), None)
+    if progress is None:
+        return Started(progress=None)
+    start(current_app._get_current_object(), user_id, vin, pick, record, locale)  # type: ignore[attr-defined]
+    return Started(progress=progress)
 
 
 def start(

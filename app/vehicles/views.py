@@ -249,18 +249,12 @@ def start_decode():
     # The request's own work (the events above) is committed before the thread starts, so the two never hold the
     # database at the same time; the after-request commit then finds nothing to do.
     db.session.commit()
-    user_id = str(current_user.id)
-    record = redis_store.optional(
-        "decode progress record", lambda client: ProgressRecord.create(client, user_id, vin, pick.source), None
-    )
-    if record is None:  # Redis does not answer, so there would be nothing to poll: decode within this request
+    started = background.start_decode(str(current_user.id), vin, pick, str(get_locale()))
+    if started is None:  # Redis does not answer, so there would be nothing to poll: decode within this request
         return _decode_here(vin, pick)
-    progress = redis_store.optional("decode progress", lambda _client: record.read(), None)
-    if progress is None:  # the store dropped the record at once: there would be nothing to poll
+    if started.progress is None:
         return _answer(_expired(), vin)
-    app = current_app._get_current_object()  # type: ignore[attr-defined]
-    background.start(app, str(current_user.id), vin, pick, record, str(get_locale()))
-    return _answer(progress_result(progress), vin)
+    return _answer(progress_result(started.progress), vin)
 
 
 def _pick_from(form: Any) -> Pick:
