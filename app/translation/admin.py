@@ -11,7 +11,7 @@ from redis.exceptions import RedisError
 
 from app.core.errors import ApiError
 from app.extensions import db
-from app.translation import gaps, tasks
+from app.translation import glossary, tasks
 from app.translation.models import TranslationTerm
 
 log = logging.getLogger(__name__)
@@ -19,7 +19,7 @@ log = logging.getLogger(__name__)
 
 def add_term(english: str, turkish: str, kind: str, author: uuid.UUID | None) -> dict[str, Any]:
     """Save the term and queue the re-translation of the stored names for when it is committed."""
-    term = gaps.save_term(english, turkish, kind, author)
+    term = glossary.save_term(english, turkish, kind, author)
     return {"term": term_json(term), "retranslationJob": queue_retranslation()}
 
 

@@ -6,10 +6,11 @@ from flask import Blueprint, jsonify, request
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user
 
+from app.catalog import translation_gaps
 from app.core.openapi import documented
 from app.core.security import requires_role
 from app.core.validation import json_body, text_field
-from app.translation import gaps
+from app.translation import glossary
 from app.translation.admin import add_term, remove_term, term_json
 from app.translation.schemas import RemovedTerm, SavedTerm, TermBody, Terms, Untranslated, UntranslatedQuery
 
@@ -24,7 +25,7 @@ MAX_LIMIT = 500
 def untranslated():
     """The words the dictionary does not know, by how many stored names hold them."""
     limit = max(1, min(request.args.get("limit", 100, type=int) or 100, MAX_LIMIT))
-    return jsonify(gaps.untranslated(limit))
+    return jsonify(translation_gaps.untranslated(limit))
 
 
 @bp.get("/terms")
@@ -32,7 +33,7 @@ def untranslated():
 @requires_role("admin")
 def terms():
     """The terms admins added to the dictionary."""
-    return jsonify(terms=[term_json(term) for term in gaps.terms()])
+    return jsonify(terms=[term_json(term) for term in glossary.terms()])
 
 
 @bp.post("/terms")
@@ -42,8 +43,8 @@ def save_term():
     """Add a term (or change the one with the same English); stored names are re-translated in the background."""
     data = json_body()
     saved = add_term(
-        english=text_field(data, "english", _l("English"), max_length=gaps.TERM_MAX_LENGTH),
-        turkish=text_field(data, "turkish", _l("Turkish"), max_length=gaps.TERM_MAX_LENGTH),
+        english=text_field(data, "english", _l("English"), max_length=glossary.TERM_MAX_LENGTH),
+        turkish=text_field(data, "turkish", _l("Turkish"), max_length=glossary.TERM_MAX_LENGTH),
         kind=text_field(data, "kind", _l("Kind"), max_length=10, required=False) or "noun",
         author=current_user.id,
     )

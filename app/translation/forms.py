@@ -5,7 +5,7 @@ from flask_wtf import FlaskForm
 from wtforms import StringField
 from wtforms.validators import DataRequired, Length
 
-from app.translation.gaps import TERM_MAX_LENGTH
+from app.translation.glossary import TERM_MAX_LENGTH
 
 
 class TermForm(FlaskForm):

@@ -6,9 +6,10 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
 
+from app.catalog import translation_gaps
 from app.core.errors import ApiError
 from app.core.security import requires_role
-from app.translation import gaps
+from app.translation import glossary
 from app.translation.admin import add_term, remove_term
 from app.translation.forms import KINDS, TermForm
 
@@ -20,7 +21,7 @@ INVALID_FORM = 400
 @bp.get("")
 @requires_role("admin")
 def page():
-    form = TermForm(formdata=None, english=(request.args.get("english") or "")[: gaps.TERM_MAX_LENGTH])
+    form = TermForm(formdata=None, english=(request.args.get("english") or "")[: glossary.TERM_MAX_LENGTH])
     return _page(form)
 
 
@@ -64,7 +65,7 @@ def _page(form: TermForm, error: str | None = None, status: int = 200) -> tuple[
         form=form,
         kinds=KINDS,
         error=error,
-        untranslated=gaps.untranslated(),
-        terms=gaps.terms(),
+        untranslated=translation_gaps.untranslated(),
+        terms=glossary.terms(),
     )
     return html, status

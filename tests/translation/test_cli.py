@@ -13,7 +13,7 @@ from app.catalog import store
 from app.catalog.models import Part
 from app.catalog.providers import Node, PartLine
 from app.extensions import db
-from app.translation.gaps import save_term
+from app.translation.glossary import save_term
 from app.vehicles.models import Vehicle
 
 

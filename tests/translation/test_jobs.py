@@ -18,7 +18,7 @@ from app.catalog.providers import Node, PartLine
 from app.extensions import db, queues, redis_store
 from app.translation import RateLimitedError, tasks
 from app.translation import services as names
-from app.translation.gaps import save_term
+from app.translation.glossary import save_term
 from app.translation.models import TranslationTerm
 from app.vehicles.models import Vehicle
 

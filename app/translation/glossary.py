@@ -1,62 +1,22 @@
-"""The words the dictionary does not know, as the admin's translation page lists them, and the terms admins add.
-
-Counted from the stored names the dictionary could not translate whole: each unknown word with the number of stored
-rows (categories and parts) whose name holds it and a few of those names. A term an admin adds takes effect for new
-names at once and for stored ones through the tr- jobs it queues.
-"""
+"""The terms admins add to the dictionary (the glossary): a term takes effect for new names at once and for stored
+ones through the tr- jobs it queues. The report of the words the dictionary does not know is the catalog's
+(app.catalog.translation_gaps)."""
 
 from __future__ import annotations
 
 import re
 import uuid
-from collections import Counter
-from typing import Any
 
 import sqlalchemy as sa
 from flask_babel import gettext as _
 
-from app.catalog.models import Category, Part
 from app.core.errors import ApiError
 from app.extensions import db
-from app.translation import services as names
 from app.translation.models import TERM_KINDS, TranslationTerm
 
-SAMPLE_NAMES = 5
 TERM_MAX_LENGTH = 120
 # English terms as catalogs write them: letters, digits, spaces and a few joiners ("o-ring", "w/o", "pre-heater").
 ENGLISH_TERM = re.compile(r"[a-z0-9][a-z0-9 '\-/.&]*")
-
-
-def untranslated(limit: int = 100) -> dict[str, Any]:
-    """The unknown words by how many stored rows hold them, each with some of those names."""
-    translator = names.current_translator()
-    rows: Counter[str] = Counter()
-    samples: dict[str, list[str]] = {}
-    for name, count in _incomplete_names():
-        for token in translator.translate(name).unknown:
-            rows[token] += count
-            found = samples.setdefault(token, [])
-            if len(found) < SAMPLE_NAMES:
-                found.append(name)
-    ranked = sorted(rows, key=lambda token: (-rows[token], token))
-    return {
-        "version": translator.version,
-        "tokenCount": len(ranked),
-        "tokens": [{"token": token, "rows": rows[token], "names": samples[token]} for token in ranked[:limit]],
-    }
-
-
-def _incomplete_names() -> list[tuple[str, int]]:
-    """The distinct English names stored without a whole translation, with how many rows carry each."""
-    counts: Counter[str] = Counter()
-    for model in (Category, Part):
-        query = (
-            sa.select(model.name, sa.func.count())
-            .where(model.name_lang == "en", sa.not_(model.name_tr_complete))
-            .group_by(model.name)
-        )
-        counts.update(dict(db.session.execute(query).all()))
-    return counts.most_common()
 
 
 def terms() -> list[TranslationTerm]:
