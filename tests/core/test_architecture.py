@@ -33,7 +33,7 @@ PackageImports = dict[tuple[str, str], list[tuple[str, str]]]
 ALLOWED_CYCLE_EDGES = {
     ("app.extensions", "app.core"): "no item names it: extensions.py builds its objects from core's classes",
     ("app.accounts", "app.auth"): "item 3, in part: auth's helpers that the account routes use",
-    ("app.translation", "app.catalog"): "item 3: the jobs and gap report that rewrite catalog names move to catalog",
+    ("app.translation", "app.catalog"): "item 3: the tr- jobs that rewrite catalog names move to catalog",
     ("app.vehicles", "app.catalog"): "no item names it: the preview routes show catalog.teaser's counts",
 }
 
