@@ -14,7 +14,7 @@ from wtforms.validators import DataRequired, Length
 from app.core.errors import ApiError
 from app.core.security import public
 from app.site.contact import MESSAGE_MAX, send_contact_message
-from app.site.support_api import contact_throttle
+from app.site.throttles import contact_throttle
 
 bp = Blueprint("site_pages", __name__)
 

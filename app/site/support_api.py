@@ -3,21 +3,17 @@
 from __future__ import annotations
 
 from flask import Blueprint, jsonify, request
-from flask_limiter.util import get_remote_address
 from flask_login import current_user
 
-from app.core import throttle
 from app.core.openapi import StatusTrue, documented
 from app.core.security import public
 from app.core.validation import json_body
-from app.extensions import limiter
 from app.site import livechat
 from app.site.contact import send_contact_message
 from app.site.schemas import ContactBody, LivechatIdentity
+from app.site.throttles import contact_throttle
 
 bp = Blueprint("site_support_api", __name__, url_prefix="/api")
-
-contact_throttle = limiter.limit(throttle.setting("CONTACT_RATE_LIMIT"), key_func=get_remote_address, scope="contact")
 
 
 @bp.post("/contact")
