@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import json
 import uuid
 
 import boto3
@@ -11,6 +10,8 @@ import pytest
 from botocore.config import Config
 from moto.server import ThreadedMotoServer
 from PIL import Image
+
+from tests.support.s3 import create_public_bucket
 
 ACCESS_KEY = "test-access-key"
 SECRET_KEY = "test-secret-key-never-logged"
@@ -70,14 +71,7 @@ def admin_s3(moto_endpoint, _aws_isolated):  # noqa: ANN001, ANN201
 def bucket(admin_s3) -> str:  # noqa: ANN001
     """A fresh bucket whose objects anyone may read, as a public schema-picture bucket is set up."""
     name = f"schemas-{uuid.uuid4().hex[:12]}"
-    admin_s3.create_bucket(Bucket=name)
-    policy = {
-        "Version": "2012-10-17",
-        "Statement": [
-            {"Effect": "Allow", "Principal": "*", "Action": "s3:GetObject", "Resource": f"arn:aws:s3:::{name}/*"}
-        ],
-    }
-    admin_s3.put_bucket_policy(Bucket=name, Policy=json.dumps(policy))
+    create_public_bucket(admin_s3, name)
     return name
 
 

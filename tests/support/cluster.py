@@ -13,7 +13,6 @@ from __future__ import annotations
 import email
 import email.policy
 import itertools
-import json
 import os
 import signal
 from collections.abc import Iterator
@@ -36,6 +35,7 @@ from app.notifications.local_mail import MailCatcher
 from tests.support.processes import Process, wait_until
 from tests.support.product import flushed_redis, fresh_database, product_environment
 from tests.support.redis_server import free_port
+from tests.support.s3 import create_public_bucket
 from tests.support.upstreams import Upstreams
 
 PUBLIC_HOST = "parcabul.test"
@@ -231,14 +231,7 @@ def _start_s3(stack: ExitStack) -> tuple[str, Any]:
     endpoint = f"http://{host}:{port}"
     session = boto3.session.Session(aws_access_key_id=S3_KEY, aws_secret_access_key=S3_SECRET, region_name=S3_REGION)
     s3 = session.client("s3", endpoint_url=endpoint, config=Config(s3={"addressing_style": "path"}))
-    s3.create_bucket(Bucket=S3_BUCKET)
-    policy = {
-        "Version": "2012-10-17",
-        "Statement": [
-            {"Effect": "Allow", "Principal": "*", "Action": "s3:GetObject", "Resource": f"arn:aws:s3:::{S3_BUCKET}/*"}
-        ],
-    }
-    s3.put_bucket_policy(Bucket=S3_BUCKET, Policy=json.dumps(policy))
+    create_public_bucket(s3, S3_BUCKET)
     return endpoint, s3
 
 
