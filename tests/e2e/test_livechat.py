@@ -10,9 +10,8 @@ import hmac
 import pytest
 from playwright.sync_api import expect
 
-from app.core.loopback import LoopbackServer
 from tests.e2e.test_vin_search import sign_in
-from tests.support.committed_dealer import committed_dealer
+from tests.support.committed_dealer import served_dealer
 from tests.support.fake_livechat import FakeLivechat
 
 pytestmark = [pytest.mark.e2e, pytest.mark.no_isolation]
@@ -39,12 +38,8 @@ def livechat_server(make_app, livechat_host):  # noqa: ANN001, ANN201
     app = make_app(
         LIVECHAT_HOST=livechat_host.url, LIVECHAT_WIDGET_PATH=livechat_host.widget_path, LIVECHAT_IDENTITY_SECRET=SECRET
     )
-    with committed_dealer(app) as dealer:
-        server = LoopbackServer(app, name="live-server").start()
-        try:
-            yield server.url, dealer
-        finally:
-            server.stop()
+    with served_dealer(app) as served:
+        yield served
 
 
 def chat_frame(page):  # noqa: ANN001, ANN201

@@ -5,9 +5,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from app.core.loopback import LoopbackServer
 from app.sources.sandbox.catalog import VIN_COROLLA
-from tests.support.committed_dealer import committed_dealer
+from tests.support.committed_dealer import served_dealer
 
 pytestmark = [pytest.mark.e2e, pytest.mark.no_isolation]
 
@@ -16,12 +15,8 @@ pytestmark = [pytest.mark.e2e, pytest.mark.no_isolation]
 def vin_live_server(make_app, upstreams):  # noqa: ANN001, ANN201
     """A live server whose decode sources are the sandboxes, and a committed dealer with a Full plan on it."""
     app = make_app(**upstreams.settings)
-    with committed_dealer(app) as dealer:
-        server = LoopbackServer(app, name="live-server").start()
-        try:
-            yield server.url, dealer
-        finally:
-            server.stop()
+    with served_dealer(app) as served:
+        yield served
 
 
 def sign_in(page, url: str, dealer) -> None:  # noqa: ANN001

@@ -14,6 +14,7 @@ from flask import Flask
 
 from app.accounts.models import User
 from app.billing.models import Brand, Plan, Subscription
+from app.core.loopback import LoopbackServer
 from app.extensions import db, redis_store
 from app.vehicles.background import THREAD_PREFIX
 from app.vehicles.models import QueryLog, Vehicle, VinRequest
@@ -67,3 +68,14 @@ def committed_dealer(app: Flask) -> Iterator[Dealer]:
             db.session.commit()
             db.session.remove()
             redis_store.client.flushdb()
+
+
+@contextmanager
+def served_dealer(app: Flask) -> Iterator[tuple[str, Dealer]]:
+    """A live server of `app` on loopback and a committed dealer: (its address, the dealer); the server stops first."""
+    with committed_dealer(app) as dealer:
+        server = LoopbackServer(app, name="live-server").start()
+        try:
+            yield server.url, dealer
+        finally:
+            server.stop()
