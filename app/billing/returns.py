@@ -24,6 +24,7 @@ from app.extensions import db, redis_store
 OUTCOMES = ("success", "cancelled")
 SESSION_LIFETIME = timedelta(hours=24)  # a hosted checkout session expires a day after it is opened
 MARKER = "analytics:payment-returned:"
+MARKER_SECONDS = int(SESSION_LIFETIME.total_seconds()) * 2  # outlives any return from a session
 
 
 def report_return(user: User, outcome: str | None) -> None:
@@ -41,14 +42,11 @@ def report_return(user: User, outcome: str | None) -> None:
         .order_by(Payment.created_at.desc(), Payment.id)
         .limit(1)
     )
-    if payment is None or not _first_return(f"{MARKER}{payment.id}:{outcome}"):
+    if payment is None:
+        return
+    marker = f"{MARKER}{payment.id}:{outcome}"
+    # Redis not answering: the event is sent (a rare double count is better than a hole in the funnel).
+    if not redis_store.first_in_window("checkout return marker", marker, MARKER_SECONDS, when_down=True):
         return
     properties = payment_properties(payment, payment.subscription)
     capture(str(user.id), "payment_redirect_returned", {**properties, "outcome": outcome, "status": payment.status})
-
-
-def _first_return(marker: str) -> bool:
-    ttl = int(SESSION_LIFETIME.total_seconds()) * 2
-    return bool(
-        redis_store.optional("checkout return marker", lambda client: client.set(marker, 1, nx=True, ex=ttl), True)
-    )

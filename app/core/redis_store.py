@@ -93,6 +93,11 @@ class RedisStore:
         outage.recovered()
         return result
 
+    def first_in_window(self, what: str, key: str, seconds: int, when_down: bool) -> bool:
+        """Whether this is the first call for `key` in the next `seconds` (it sets a marker that ends with them);
+        `when_down` when Redis does not answer."""
+        return bool(self.optional(what, lambda client: client.set(key, 1, nx=True, ex=seconds), when_down))
+
 
 class Outage:
     """Remembers a recent failure, so a request's further optional calls skip a Redis that just failed."""

@@ -72,10 +72,8 @@ def log_throttled(limit: RequestLimit) -> None:
     try:
         window = max(math.ceil(limit.window.reset_time - time.time()), 1)  # the marker ends with the limit's window
         marker = THROTTLE_MARKER + limit.key
-        first = redis_store.optional(
-            "throttled decode marker", lambda client: client.set(marker, 1, nx=True, ex=window), None
-        )
-        if first:  # Redis not answering: nothing is written, so a flood cannot turn into writes
+        # Redis not answering: nothing is written, so a flood cannot turn into writes.
+        if redis_store.first_in_window("throttled decode marker", marker, window, when_down=False):
             user_id = current_user.id if current_user.is_authenticated else None
             record(user_id, _requested_vin(), THROTTLED, timings={"throttle": str(limit.limit)})
     except Exception:  # noqa: BLE001 - the limiter would turn a raising callback into a 500
