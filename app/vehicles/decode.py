@@ -496,17 +496,16 @@ def _finish(run: Run, answer: DecodeAnswer) -> DecodeAnswer:
     vehicle = answer.vehicle or {}
     vehicle_id, car_brand_id = vehicle.get("id"), vehicle.get("brandId")
     refusal = _late_refusal(run, car_brand_id)
-    if refusal is None:
-        run.note(result_kind=_result_kind(answer))
-        run.timings.setdefault("candidate_pick", "none")
-        begin_writes(db.session, durable=False)
-        log_and_link(db.session.connection(), _log_row(run, answer, car_brand_id), vehicle_id)
-        if answer.kind in REQUEST_KINDS:
-            _save_request(run.user_id, run.vin, REQUEST_KINDS[answer.kind], answer.identified)
-        db.session.commit()
     if refusal is not None:
         _record_refusal(run, refusal, answer.source)  # the source found the car; the caller may not open it
         raise refusal
+    run.note(result_kind=_result_kind(answer))
+    run.timings.setdefault("candidate_pick", "none")
+    begin_writes(db.session, durable=False)
+    log_and_link(db.session.connection(), _log_row(run, answer, car_brand_id), vehicle_id)
+    if answer.kind in REQUEST_KINDS:
+        _save_request(run.user_id, run.vin, answer.kind, answer.identified)
+    db.session.commit()
     return answer
 
 
@@ -544,8 +543,8 @@ def _log_row(run: Run, answer: DecodeAnswer, car_brand_id: int | None) -> dict[s
     }
 
 
-# Answers that save the dealer's VIN as a request (its kind), so we know which catalogs and outages dealers wait for.
-REQUEST_KINDS = {"no_catalog": "no_catalog", "unavailable": "unavailable"}
+# Answers that save the dealer's VIN as a request of their kind, so we know which catalogs and outages dealers wait for.
+REQUEST_KINDS = frozenset({"no_catalog", "unavailable"})
 
 
 def _save_request(user_id: Any, vin: str, kind: str, description: str | None) -> None:
