@@ -12,7 +12,7 @@ access_log_format = "%(t)s %(h)s %(m)s %(U)s %(s)s %(M)sms rid=%({x-request-id}o
 control_socket_disable = True
 
 
-def on_starting(_server) -> None:  # noqa: ANN001
+def on_starting(_server) -> None:
     """Check the production settings once, in the master, before any worker boots: a missing one stops gunicorn with
     one message (a RuntimeError here is printed as "Error: ..." with exit status 1) instead of one per worker."""
     from dotenv import load_dotenv

@@ -48,7 +48,7 @@ class ReconnectingWorker(Worker):
     # RQ retries a lost connection while waiting for jobs itself; wait no longer than keep_running would.
     max_connection_wait_time = Backoff.cap
 
-    def request_stop(self, signum, frame):  # noqa: ANN001, ANN201
+    def request_stop(self, signum, frame):
         STOP.set()
         try:
             super().request_stop(signum, frame)
@@ -60,7 +60,7 @@ class ReconnectingWorker(Worker):
         if STOP.is_set():  # asked to stop before these handlers were in place: the loop stops before its first job
             self._stop_requested = True
 
-    def monitor_work_horse(self, job, queue, execution) -> None:  # noqa: ANN001
+    def monitor_work_horse(self, job, queue, execution) -> None:
         try:
             super().monitor_work_horse(job, queue, execution)
         except redis.RedisError:
@@ -69,11 +69,11 @@ class ReconnectingWorker(Worker):
             raise
 
     # These two run in the work horse as its job ends: a Redis that blinked then must not lose the job's outcome.
-    def _finalize_success(self, job, queue, execution, return_value) -> None:  # noqa: ANN001
+    def _finalize_success(self, job, queue, execution, return_value) -> None:
         finalize = super()._finalize_success
         record_when_redis_returns(f"job {job.id}", lambda: finalize(job, queue, execution, return_value))
 
-    def _finalize_failure(self, job, queue, execution, exc_info) -> None:  # noqa: ANN001
+    def _finalize_failure(self, job, queue, execution, exc_info) -> None:
         finalize = super()._finalize_failure
         record_when_redis_returns(f"job {job.id}", lambda: finalize(job, queue, execution, exc_info))
 
@@ -104,11 +104,11 @@ def record_when_redis_returns(what: str, record: Callable[[], None]) -> None:
 class ReconnectingScheduler(Scheduler):
     """rq-scheduler that registers its schedule again when Redis lost it, and whose stop ends keep_running too."""
 
-    def __init__(self, *args, schedule: list[Periodic], **kwargs) -> None:  # noqa: ANN002, ANN003
+    def __init__(self, *args, schedule: list[Periodic], **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.schedule = schedule
 
-    def enqueue_jobs(self):  # noqa: ANN201
+    def enqueue_jobs(self):
         if self._schedule_lost():
             log.warning("scheduler: the schedule is gone from Redis (a new or emptied Redis); registering it again")
             register_schedule(self, self.schedule)
@@ -119,7 +119,7 @@ class ReconnectingScheduler(Scheduler):
         return bool(job_ids) and None in self.connection.zmscore(self.scheduled_jobs_key, job_ids)
 
     def _install_signal_handlers(self) -> None:
-        def stop(_signum, _frame):  # noqa: ANN001, ANN202
+        def stop(_signum, _frame):
             STOP.set()
             with suppress(redis.RedisError):
                 self.register_death()
@@ -132,7 +132,7 @@ class ReconnectingScheduler(Scheduler):
             stop(signal.SIGTERM, None)
 
 
-def run_worker(app, burst: bool = False) -> bool:  # noqa: ANN001
+def run_worker(app, burst: bool = False) -> bool:
     """Drain every queue in priority order; jobs run in a forked work horse inside this app's context."""
     from app.core.redis_store import make_client
     from app.core.worker_beat import WorkerBeat
@@ -165,7 +165,7 @@ def _work(burst: bool = False) -> bool:
     return worker.work(burst=burst, with_scheduler=True)
 
 
-def register_schedule(scheduler, schedule: list[Periodic]) -> None:  # noqa: ANN001
+def register_schedule(scheduler, schedule: list[Periodic]) -> None:
     """Make the scheduler's periodic jobs exactly `schedule`, never leaving a stale or double entry.
 
     An entry already registered as it is keeps its next run time: a scheduler that starts or restarts (or a second
@@ -199,7 +199,7 @@ def _signature(entry: Periodic) -> str:
     return repr((entry.cron, entry.func, list(entry.args), entry.queue, entry.result_ttl))
 
 
-def run_scheduler(app, interval: float | None = None) -> None:  # noqa: ANN001
+def run_scheduler(app, interval: float | None = None) -> None:
     """Enqueue the periodic jobs when due, every `interval` seconds (SCHEDULER_INTERVAL_SECONDS), through outages."""
     from app.extensions import redis_store
 

@@ -126,7 +126,7 @@ class Supervisor:
     def run(self) -> int:
         """Supervise until SIGINT or SIGTERM, then stop every child."""
 
-        def request_stop(_signum, _frame):  # noqa: ANN001, ANN202
+        def request_stop(_signum, _frame):
             self.stopping = True
 
         signal.signal(signal.SIGINT, request_stop)

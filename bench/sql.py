@@ -26,11 +26,11 @@ class SqlRecorder:
         sa.event.listen(engine, "commit", self._ended)
         sa.event.listen(engine, "rollback", self._ended)
 
-    def _ended(self, _connection) -> None:  # noqa: ANN001
+    def _ended(self, _connection) -> None:
         if self.statements is not None:
             self.statements.append((None, None))
 
-    def _seen(self, _connection, _cursor, statement, parameters, _context, _executemany) -> None:  # noqa: ANN001
+    def _seen(self, _connection, _cursor, statement, parameters, _context, _executemany) -> None:
         if self.statements is not None:
             self.statements.append((statement, parameters))
 

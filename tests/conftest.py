@@ -25,7 +25,7 @@ from app.internal_admin.models import AuditEntry
 from app.notifications.models import OutboxEmail
 
 
-def test_config(tmp_dir) -> dict:  # noqa: ANN001
+def test_config(tmp_dir) -> dict:
     return {
         "TESTING": True,
         "SECRET_KEY": "test-secret-key",
@@ -42,7 +42,7 @@ test_config.__test__ = False  # a helper, not a test
 
 
 @pytest.fixture(scope="session")
-def base_config(tmp_path_factory) -> dict:  # noqa: ANN001
+def base_config(tmp_path_factory) -> dict:
     return test_config(tmp_path_factory.mktemp("db"))
 
 
@@ -53,13 +53,13 @@ class RequestIsolatedClient(FlaskClient):
     (the locale, the signed-in user) leaks from one request to the next.
     """
 
-    def open(self, *args, **kwargs):  # noqa: ANN002, ANN003, ANN201
+    def open(self, *args, **kwargs):
         with self.application.app_context():
             return super().open(*args, **kwargs)
 
 
 @pytest.fixture(scope="session")
-def app(base_config):  # noqa: ANN001, ANN201
+def app(base_config):
     application = create_app(base_config)
     application.test_client_class = RequestIsolatedClient
     with application.app_context():
@@ -72,7 +72,7 @@ def app(base_config):  # noqa: ANN001, ANN201
 
 
 @pytest.fixture(autouse=True)
-def _isolated(request, app):  # noqa: ANN001, ANN202
+def _isolated(request, app):
     """Run each test inside one transaction that is rolled back, with an empty Redis database and object storage."""
     # Stored pictures are named by vehicle id, and ids repeat once the rows are rolled back: start with none.
     shutil.rmtree(app.config["STORAGE_DIR"], ignore_errors=True)
@@ -101,20 +101,20 @@ def _isolated(request, app):  # noqa: ANN001, ANN202
 
 
 @pytest.fixture
-def client(app):  # noqa: ANN001, ANN201
+def client(app):
     return app.test_client()
 
 
 @pytest.fixture
-def runner(app):  # noqa: ANN001, ANN201
+def runner(app):
     return app.test_cli_runner()
 
 
 @pytest.fixture
-def make_app(base_config):  # noqa: ANN001, ANN201
+def make_app(base_config):
     """Build another app on the test database and Redis with some settings changed."""
 
-    def build(**overrides):  # noqa: ANN003, ANN202
+    def build(**overrides):
         application = create_app({**base_config, **overrides})
         application.test_client_class = RequestIsolatedClient
         return application
@@ -141,17 +141,17 @@ def _is_local(host: str) -> bool:
 
 
 @pytest.fixture(autouse=True)
-def _no_network(monkeypatch):  # noqa: ANN001, ANN202
+def _no_network(monkeypatch):
     """Fail any test that tries to reach beyond this machine."""
     real_connect = socket.socket.connect
     real_getaddrinfo = socket.getaddrinfo
 
-    def guarded_connect(sock, address):  # noqa: ANN001, ANN202
+    def guarded_connect(sock, address):
         if sock.family in (socket.AF_INET, socket.AF_INET6) and not _is_local(address[0]):
             raise RuntimeError(f"test tried to reach the network: {address!r}")
         return real_connect(sock, address)
 
-    def guarded_getaddrinfo(host, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+    def guarded_getaddrinfo(host, *args, **kwargs):
         if isinstance(host, bytes):
             host = host.decode()
         if host is not None and not _is_local(host):
@@ -170,14 +170,14 @@ SITE = {"Origin": "http://localhost"}
 
 
 @pytest.fixture
-def create_user(app):  # noqa: ANN001, ANN201
+def create_user(app):
     """Factory: `create_user(email=..., role=..., status=..., password=...)`, committed into the test transaction."""
     from app.accounts.services import create_user as create
     from app.extensions import db
 
     counter = iter(range(1, 10_000))
 
-    def make(**overrides):  # noqa: ANN003, ANN202
+    def make(**overrides):
         number = next(counter)
         status = overrides.pop("status", "active")
         user = create(
@@ -197,10 +197,10 @@ def create_user(app):  # noqa: ANN001, ANN201
 
 
 @pytest.fixture
-def sign_in(client):  # noqa: ANN001, ANN201
+def sign_in(client):
     """Sign `client` in through the API; returns the response."""
 
-    def do(email: str, password: str = PASSWORD, remember: bool = False):  # noqa: ANN202
+    def do(email: str, password: str = PASSWORD, remember: bool = False):
         response = client.post(
             "/api/auth/sign-in/email", json={"email": email, "password": password, "rememberMe": remember}, headers=SITE
         )
@@ -233,7 +233,7 @@ def link_token(body: str) -> str:
 
 
 @pytest.fixture
-def posthog():  # noqa: ANN201
+def posthog():
     """A local PostHog endpoint; build the app with POSTHOG_HOST=posthog.url and ANALYTICS_SYNC=True."""
     from tests.support.fake_posthog import FakePostHog
 
@@ -243,7 +243,7 @@ def posthog():  # noqa: ANN201
 
 
 @pytest.fixture
-def stripe_sandbox():  # noqa: ANN201
+def stripe_sandbox():
     """The Stripe sandbox, signing its webhooks with tests.support.payments.WEBHOOK_SECRET."""
     from app.billing.sandbox import StripeSandbox
     from tests.support.payments import WEBHOOK_SECRET
@@ -254,7 +254,7 @@ def stripe_sandbox():  # noqa: ANN201
 
 
 @pytest.fixture(scope="session")
-def _upstream_sandboxes():  # noqa: ANN202
+def _upstream_sandboxes():
     from tests.support.upstreams import Upstreams
 
     upstreams = Upstreams.start()
@@ -263,7 +263,7 @@ def _upstream_sandboxes():  # noqa: ANN202
 
 
 @pytest.fixture
-def upstreams(app, _upstream_sandboxes, monkeypatch):  # noqa: ANN001, ANN201
+def upstreams(app, _upstream_sandboxes, monkeypatch):
     """Every source's sandbox, reset, with the session app's adapters pointed at them (`make_app(**upstreams.settings)`
     for another app)."""
     from app.vehicles.race import IN_FLIGHT

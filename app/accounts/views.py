@@ -24,7 +24,7 @@ def provider_name(provider: str) -> str:
     return PROVIDER_NAMES.get(provider, provider.capitalize())
 
 
-def _account_page(status: int = 200, **sections) -> tuple[str, int]:  # noqa: ANN003
+def _account_page(status: int = 200, **sections) -> tuple[str, int]:
     """The page with fresh forms, except the section being answered, which keeps its input and error."""
     context = {
         "password_form": ChangePasswordForm(formdata=None),
@@ -36,7 +36,7 @@ def _account_page(status: int = 200, **sections) -> tuple[str, int]:  # noqa: AN
     return render_template("accounts/account.html", methods=methods, provider_name=provider_name, **context), status
 
 
-def _back_to_account(message: str):  # noqa: ANN202
+def _back_to_account(message: str):
     flash(message, "success")
     return redirect(url_for(".account"), code=303)
 

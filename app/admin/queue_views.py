@@ -36,7 +36,7 @@ def delete(name: str, job_id: str):
     return _handled(lambda: queues.delete(name, job_id), _("The job is deleted."))
 
 
-def _handled(action, done: str):  # noqa: ANN001, ANN202
+def _handled(action, done: str):
     try:
         action()
     except ApiError as error:

@@ -42,5 +42,5 @@ def _send(distinct_id: str, event: str, properties: dict[str, Any]) -> None:
         return
     try:
         client.capture(event, distinct_id=distinct_id, properties=properties)
-    except Exception:  # noqa: BLE001 - analytics must never break the action it reports
+    except Exception:  # analytics must never break the action it reports
         log.warning("analytics event %s could not be sent", event, exc_info=True)

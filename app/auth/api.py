@@ -47,7 +47,7 @@ TOKEN = _l("Token")
 REFERRAL_CODE = _l("Referral code")
 
 
-def _signed_in(user: User, remember: bool, status: int = 200):  # noqa: ANN202
+def _signed_in(user: User, remember: bool, status: int = 200):
     row = open_session(user, remember)
     return signed_in(jsonify(user=user_json(user), session=session_json(row)), row), status
 

@@ -39,7 +39,7 @@ def current_session() -> AuthSession | None:
 
 
 @login_manager.request_loader
-def _load_user(_request) -> Any:  # noqa: ANN001
+def _load_user(_request) -> Any:
     session = current_session()
     return session.user if session else None
 

@@ -226,7 +226,7 @@ THROTTLED_FORMS = {
 
 
 @bp.errorhandler(RateLimitExceeded)
-def _throttled(_error: RateLimitExceeded):  # noqa: ANN202
+def _throttled(_error: RateLimitExceeded):
     """Keep the visitor on the form they sent, with the reason, instead of a bare error page."""
     page, form_class = THROTTLED_FORMS[request.endpoint]
     return page(form_class(), _("Too many attempts. Please wait a minute and try again."), 429)

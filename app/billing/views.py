@@ -33,7 +33,7 @@ def _checkout_url() -> str | None:
     return url_for(CHECKOUT_ENDPOINT) if CHECKOUT_ENDPOINT in current_app.view_functions else None
 
 
-def _to_subscription_page(message: str, category: str = "success"):  # noqa: ANN202
+def _to_subscription_page(message: str, category: str = "success"):
     flash(message, category)
     return redirect(url_for(".subscription"), code=303)
 

@@ -102,7 +102,7 @@ def _page(template: str, found: dict[str, Any] | ApiError, **context: Any) -> Re
 
 
 def _catalog_url(catalog: dict[str, Any], year: str | None) -> str:
-    year = year if year and year.isdigit() and len(year) == 4 else None  # noqa: PLR2004
+    year = year if year and year.isdigit() and len(year) == 4 else None
     if catalog["source"] == "catapi":
         return url_for(".catapi_models", catalog=catalog["id"], year=year)
     return url_for(".scrape_wizard", brand=catalog["id"], year=year)

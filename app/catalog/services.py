@@ -193,7 +193,7 @@ def _copy_picture(vehicle_id: int, picture: Picture) -> str | None:
     except PictureRefusedError as error:
         log.info("picture %s refused: %s", picture.url, error)
         return None
-    except Exception as error:  # noqa: BLE001 - any upstream or storage failure: the leaf is fetched again later
+    except Exception as error:  # any upstream or storage failure: the leaf is fetched again later
         raise ProviderError(f"picture {picture.url}: {error}") from error
     return key
 

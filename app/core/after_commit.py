@@ -70,7 +70,7 @@ def _run_committed(session: Session) -> None:
     for _owner, fn in session.info.pop(PENDING, ()):
         try:
             fn()
-        except Exception:  # noqa: BLE001 - the commit stands; one callback's failure must not stop the others
+        except Exception:  # the commit stands; one callback's failure must not stop the others
             log.exception("after-commit callback %r failed", fn)
 
 

@@ -175,7 +175,7 @@ def tune_sqlite(engine: Engine, busy_timeout_ms: int) -> None:
         return
 
     @sa.event.listens_for(engine, "connect")
-    def _on_connect(dbapi_connection, _record):  # noqa: ANN001
+    def _on_connect(dbapi_connection, _record):
         # pysqlite's own transaction handling breaks SAVEPOINT; SQLAlchemy's documented recipe takes it over.
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
@@ -187,13 +187,13 @@ def tune_sqlite(engine: Engine, busy_timeout_ms: int) -> None:
         cursor.close()
 
     @sa.event.listens_for(engine, "begin")
-    def _on_begin(conn):  # noqa: ANN001
+    def _on_begin(conn):
         _unit_has_read.set(False)
         _holding_write_lock.set(_write_lock_up_front.get())
         conn.exec_driver_sql("BEGIN IMMEDIATE" if _write_lock_up_front.get() else "BEGIN")
 
     @sa.event.listens_for(engine, "before_cursor_execute")
-    def _audit(_conn, _cursor, statement, _parameters, _context, _executemany):  # noqa: ANN001, ANN202
+    def _audit(_conn, _cursor, statement, _parameters, _context, _executemany):
         if _write_lock_up_front.get() or not _serving.get():
             return  # jobs retry a failed unit as a whole; CLI commands and migrations run alone
         verb = statement.lstrip()[:7].upper()

@@ -35,8 +35,8 @@ class _RequestHandler(TCPFakeRequestHandler):
         self.current_client.read_response = _errors_as_replies(self.current_client.read_response)
 
 
-def _errors_as_replies(read_response):  # noqa: ANN001, ANN202
-    def read(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+def _errors_as_replies(read_response):
+    def read(*args, **kwargs):
         try:
             return read_response(*args, **kwargs)
         except redis.ResponseError as exc:

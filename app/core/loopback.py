@@ -10,7 +10,7 @@ from werkzeug.serving import WSGIRequestHandler, make_server
 
 
 class _QuietHandler(WSGIRequestHandler):
-    def log_request(self, *args, **kwargs) -> None:  # noqa: ANN002, ANN003
+    def log_request(self, *args, **kwargs) -> None:
         pass
 
 

@@ -89,7 +89,7 @@ def error_codes(errors: Iterable[int], *, public: bool, body: bool) -> list[int]
     return sorted(codes)
 
 
-def documented(  # noqa: PLR0913
+def documented(
     ok: Any = None,
     *,
     status: int = 200,

@@ -46,7 +46,7 @@ class Backoff:
 def install_stop_handlers() -> None:
     """Let SIGINT and SIGTERM end `keep_running` while no run has handlers of its own."""
 
-    def request_stop(_signum, _frame):  # noqa: ANN001, ANN202
+    def request_stop(_signum, _frame):
         STOP.set()
 
     signal.signal(signal.SIGINT, request_stop)

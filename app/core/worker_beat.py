@@ -66,7 +66,7 @@ class WorkerBeat:
         while not self._stopping.is_set():
             try:
                 self.beat()
-            except Exception as error:  # noqa: BLE001 - the beat must outlive any outage
+            except Exception as error:  # the beat must outlive any outage
                 if not self._failing:
                     log.warning("worker %s: beat not recorded (%s); trying again", self.name, error)
                 self._failing = True

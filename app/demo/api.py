@@ -21,7 +21,7 @@ bp = Blueprint("demo_api", __name__, url_prefix="/api/demo")
 @documented(DemoVehicle, errors=(404,), public=True, summary="The demo vehicle")
 @public
 @demo_throttle
-def vehicle():  # noqa: ANN201
+def vehicle():
     return jsonify(services.vehicle_summary(services.demo_vehicle()))
 
 
@@ -29,7 +29,7 @@ def vehicle():  # noqa: ANN201
 @documented(Tree, errors=(404,), public=True, summary="The demo vehicle's root categories")
 @public
 @demo_throttle
-def tree():  # noqa: ANN201
+def tree():
     return jsonify(services.tree(services.demo_vehicle()))
 
 
@@ -38,7 +38,7 @@ def tree():  # noqa: ANN201
 @public
 @demo_throttle
 @search_throttle
-def search_route():  # noqa: ANN201
+def search_route():
     """The dealer's catalog search (stored rows only, never an upstream), over the demo vehicle."""
     vehicle = services.demo_vehicle()
     return jsonify(search.search(vehicle, search.parse_query(request.args.get("q"))))
@@ -48,7 +48,7 @@ def search_route():  # noqa: ANN201
 @documented(CategoryDetail, errors=(404,), public=True, summary="A category of the demo vehicle")
 @public
 @demo_throttle
-def category(category_id: int):  # noqa: ANN201
+def category(category_id: int):
     vehicle = services.demo_vehicle()
     return jsonify(services.category_detail(vehicle, services.demo_category(vehicle, category_id)))
 
@@ -57,6 +57,6 @@ def category(category_id: int):  # noqa: ANN201
 @documented(Tree, errors=(404,), public=True, summary="A category's children in the demo vehicle")
 @public
 @demo_throttle
-def children(category_id: int):  # noqa: ANN201
+def children(category_id: int):
     vehicle = services.demo_vehicle()
     return jsonify(services.children_of(services.demo_category(vehicle, category_id)))

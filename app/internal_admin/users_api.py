@@ -28,7 +28,7 @@ INTERNAL_CALL = {"headers": InternalHeaders, "security": INTERNAL, "public": Tru
 
 
 def _status_route(action: str, body: type, summary: str) -> None:
-    def change(user_id: str):  # noqa: ANN202
+    def change(user_id: str):
         actor, _body = read_actor(reason_required=action != "reactivate")
         with audited(actor, f"user.{action}", "user", user_id) as record:
             user = users.target_user(user_id)

@@ -49,7 +49,7 @@ def submit_contact():
     return redirect(url_for(".contact"), code=303)
 
 
-def _legal(page: str):  # noqa: ANN202
+def _legal(page: str):
     language = "en" if str(get_locale()) == "en" else "tr"
     return render_template(f"legal/{page}.{language}.html", page=page)
 

@@ -29,7 +29,7 @@ def _redis_ok() -> bool:
     """Ask Redis itself on every call (never a remembered outage), so health sees it return at once."""
     try:
         return redis_store.ping()
-    except Exception as error:  # noqa: BLE001 - any failure to answer means unreachable
+    except Exception as error:  # any failure to answer means unreachable
         log.warning("health: redis unreachable: %s", error)
         return False
 

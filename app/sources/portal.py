@@ -162,7 +162,7 @@ class PortalSource:
 
     # --- the VinSource side --------------------------------------------------------------------------------------
 
-    def lookup_vin(self, vin: str, on_retry: RetryListener | None = None) -> LookupResult:  # noqa: ARG002 - no retries
+    def lookup_vin(self, vin: str, on_retry: RetryListener | None = None) -> LookupResult:  # no retries
         info = identify(vin)
         if info is None or not info.routed_to_portal(self.settings.suspended):
             return LookupResult(self.name, Outcome.NONE)

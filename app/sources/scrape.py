@@ -184,7 +184,7 @@ class ScrapeSource:
 
     # --- the VinSource side --------------------------------------------------------------------------------------
 
-    def lookup_vin(self, vin: str, on_retry: RetryListener | None = None) -> LookupResult:  # noqa: ARG002 - no retries
+    def lookup_vin(self, vin: str, on_retry: RetryListener | None = None) -> LookupResult:  # no retries
         return timed(self.name, lambda: self.cars_for_vin(vin), (ScrapeError,))
 
     def cars_for_vin(self, vin: str) -> list[Car]:

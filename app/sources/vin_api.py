@@ -39,7 +39,7 @@ class VinApiSource:
         self.settings = settings
         self.session = session or requests.Session()
 
-    def lookup_vin(self, vin: str, on_retry: RetryListener | None = None) -> LookupResult:  # noqa: ARG002 - no retries
+    def lookup_vin(self, vin: str, on_retry: RetryListener | None = None) -> LookupResult:  # no retries
         return timed(NAME, lambda: self._decode(vin), (requests.RequestException, VinApiError))
 
     def _decode(self, vin: str) -> list[Car]:

@@ -14,7 +14,7 @@ from app.storage.base import CACHE_CONTROL, Storage, validate_key
 _MISSING = {"404", "NoSuchKey", "NotFound"}
 
 
-def s3_client(config: Mapping[str, Any]) -> Any:  # noqa: ANN401 - boto3 clients are generated at run time
+def s3_client(config: Mapping[str, Any]) -> Any:  # boto3 clients are generated at run time
     """A client from the S3_* settings; without keys it falls back to boto3's own chain (e.g. an instance role)."""
     endpoint = config.get("S3_ENDPOINT_URL") or None
     # Path-style by default with a custom endpoint: MinIO and most S3-compatible servers have no per-bucket hostnames.
@@ -39,7 +39,7 @@ def s3_client(config: Mapping[str, Any]) -> Any:  # noqa: ANN401 - boto3 clients
 class S3Storage(Storage):
     name = "s3"
 
-    def __init__(self, client: Any, bucket: str, base_url: str) -> None:  # noqa: ANN401
+    def __init__(self, client: Any, bucket: str, base_url: str) -> None:
         self.client = client
         self.bucket = bucket
         self.base_url = base_url.rstrip("/")

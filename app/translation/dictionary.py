@@ -28,10 +28,10 @@ class Term:
 
 def _parse(line: str) -> Term | None:
     fields = line.rstrip("\n").split("\t")
-    if not fields[0].strip() or fields[0].startswith("#") or len(fields) < 2:  # noqa: PLR2004
+    if not fields[0].strip() or fields[0].startswith("#") or len(fields) < 2:
         return None
-    kind = KINDS[fields[2].strip() or "n"] if len(fields) > 2 else "noun"  # noqa: PLR2004
-    possessive = fields[3].strip() or None if len(fields) > 3 else None  # noqa: PLR2004
+    kind = KINDS[fields[2].strip() or "n"] if len(fields) > 2 else "noun"
+    possessive = fields[3].strip() or None if len(fields) > 3 else None
     return Term(" ".join(fields[0].lower().split()), fields[1].strip(), kind, possessive)
 
 

@@ -60,7 +60,7 @@ def compound_plural(compound: str, known_words: Container[str]) -> str:
     word is itself such a noun, the compound is an adjective and a noun and takes the plain plural (`ara soğutucu` →
     `ara soğutucular`); otherwise the compound keeps the singular rather than risk a wrong form."""
     *first, last = compound.split(" ")
-    if not first or len(last) < 3 or last[-1] not in "ıiuü":  # noqa: PLR2004
+    if not first or len(last) < 3 or last[-1] not in "ıiuü":
         return plural(compound)
     if last[-2] == "s" and last[-3] in VOWELS and possessive(last[:-2]) == last:
         stem = last[:-2]

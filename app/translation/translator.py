@@ -287,7 +287,7 @@ def _inflected(unit: _Unit, compound: bool, known_words: frozenset[str]) -> str:
 def _styled(text: str, source: str) -> str:
     """The Turkish in the source's case style: OIL FILTER → YAĞ FİLTRESİ, Oil filter → Yağ filtresi."""
     letters = [char for char in source if char.isalpha()]
-    if len(letters) > 3 and all(char.isupper() for char in letters):  # noqa: PLR2004
+    if len(letters) > 3 and all(char.isupper() for char in letters):
         return morphology.upper(text)
     if letters and source.lstrip("{([ ")[:1].isupper():
         return morphology.capitalize(text)

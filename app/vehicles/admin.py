@@ -64,5 +64,5 @@ def _clear_deleted(vin: str) -> None:
     try:
         clear_cache(vin)
         redis_store.client.delete(preview.cache_key(vin))  # the public preview must not outlive the vehicle
-    except Exception:  # noqa: BLE001 - the delete stands; the founder can clear the cache again
+    except Exception:  # the delete stands; the founder can clear the cache again
         log.exception("vehicle %s deleted but its cache keys could not be cleared", vin)

@@ -18,7 +18,7 @@ bp = Blueprint("vehicles_preview_api", __name__, url_prefix="/api/vehicles")
 @documented(Preview, errors=(404, 503), public=True, summary="What vehicle a VIN names, before signing up")
 @public
 @preview_throttle
-def preview_route(vin: str):  # noqa: ANN201
+def preview_route(vin: str):
     return jsonify(preview.preview(vin))
 
 
@@ -26,5 +26,5 @@ def preview_route(vin: str):  # noqa: ANN201
 @documented(TeaserStats, public=True, summary="The size of a VIN's catalog, before signing up")
 @public
 @teaser_throttle
-def teaser_stats(vin: str):  # noqa: ANN201
+def teaser_stats(vin: str):
     return jsonify(teaser.teaser_stats(vin))

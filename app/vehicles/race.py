@@ -99,7 +99,7 @@ def ask(source: VinSource, vin: str, on_retry: RetryListener | None = None) -> L
     with IN_FLIGHT:
         try:
             return source.lookup_vin(vin, on_retry) if on_retry else source.lookup_vin(vin)
-        except Exception as error:  # noqa: BLE001 - one broken adapter must not break the race
+        except Exception as error:  # one broken adapter must not break the race
             log.exception("source %s raised on %s", source.name, vin)
             return LookupResult(source.name, Outcome.FAILURE, error=f"{type(error).__name__}: {error}"[:300])
 

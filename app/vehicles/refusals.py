@@ -57,7 +57,7 @@ def record(
         begin_writes(db.session, durable=False)
         db.session.connection().execute(LOG_INSERT, row)
         db.session.commit()
-    except Exception:  # noqa: BLE001 - the refusal stands as it is; only its log row is missing
+    except Exception:  # the refusal stands as it is; only its log row is missing
         log.warning("query-log row of a refused decode (%s) not written", code, exc_info=True)
         _roll_back()
 
@@ -76,7 +76,7 @@ def log_throttled(limit: RequestLimit) -> None:
         if redis_store.first_in_window("throttled decode marker", marker, window, when_down=False):
             user_id = current_user.id if current_user.is_authenticated else None
             record(user_id, _requested_vin(), THROTTLED, timings={"throttle": str(limit.limit)})
-    except Exception:  # noqa: BLE001 - the limiter would turn a raising callback into a 500
+    except Exception:  # the limiter would turn a raising callback into a 500
         log.warning("throttled decode not logged", exc_info=True)
 
 
@@ -90,5 +90,5 @@ def _requested_vin() -> Any:
 def _roll_back() -> None:
     try:
         db.session.rollback()
-    except Exception:  # noqa: BLE001 - a connection that is gone is discarded by the pool
+    except Exception:  # a connection that is gone is discarded by the pool
         log.warning("rollback after a failed refusal log failed", exc_info=True)

@@ -32,7 +32,7 @@ class StoredAnswer:
     cars: tuple[Car, ...]
     name: str = SOURCE
 
-    def lookup_vin(self, vin: str, on_retry: RetryListener | None = None) -> LookupResult:  # noqa: ARG002
+    def lookup_vin(self, vin: str, on_retry: RetryListener | None = None) -> LookupResult:
         return result_from_cars(SOURCE, list(self.cars))
 
 

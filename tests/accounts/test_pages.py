@@ -11,29 +11,29 @@ from tests.conftest import PASSWORD, SITE, csrf_token_from, outbox
 NEW_PASSWORD = "yeni-sifre-2026"
 
 
-def submit(client, url: str, data: dict):  # noqa: ANN001, ANN201
+def submit(client, url: str, data: dict):
     """Post a form from the account page with its CSRF token, as the browser would."""
     token = csrf_token_from(client.get("/account").get_data(as_text=True))
     return client.post(url, data={"csrf_token": token, **data})
 
 
-def api_sign_in(client, email: str, password: str = PASSWORD) -> int:  # noqa: ANN001
+def api_sign_in(client, email: str, password: str = PASSWORD) -> int:
     return client.post("/api/auth/sign-in/email", json={"email": email, "password": password}, headers=SITE).status_code
 
 
-def sign_in_directly(client, user: User) -> None:  # noqa: ANN001
+def sign_in_directly(client, user: User) -> None:
     """Sign in a user who has no password (a social-only account) without going through a provider."""
     client.set_cookie(COOKIE_NAME, sign(create_session(user, persistent=False).id))
     db.session.commit()
 
 
-def signed_in_email(client) -> str | None:  # noqa: ANN001
+def signed_in_email(client) -> str | None:
     body = client.get("/api/auth/get-session").get_json()
     return body["user"]["email"] if body else None
 
 
 @pytest.fixture
-def dealer(create_user, sign_in):  # noqa: ANN001, ANN201
+def dealer(create_user, sign_in):
     user = create_user(name="Kemal Oto", email="kemal@example.com")
     sign_in(user.email)
     return user

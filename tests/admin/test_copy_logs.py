@@ -40,7 +40,7 @@ def catalog():
     return {"bmw": bmw, "golf": golf}
 
 
-def log(user, vehicle_part, at: datetime) -> OemCopy:  # noqa: ANN001
+def log(user, vehicle_part, at: datetime) -> OemCopy:
     car, part = vehicle_part
     row = OemCopy(user_id=user.id, vehicle_id=car.id, part_id=part.id, oem_code=part.oem_code, created_at=at)
     db.session.add(row)
@@ -48,7 +48,7 @@ def log(user, vehicle_part, at: datetime) -> OemCopy:  # noqa: ANN001
     return row
 
 
-def listing(client, **params) -> dict:  # noqa: ANN001, ANN003
+def listing(client, **params) -> dict:
     response = client.get("/api/admin/copy-logs", query_string=params)
     assert response.status_code == 200, response.get_json()
     return response.get_json()
@@ -103,7 +103,7 @@ def test_filters_by_user_vehicle_and_code(admin_client, create_user, catalog):
     b = log(kalfa, catalog["bmw"], now)
     c = log(kalfa, catalog["golf"], now)
 
-    def ids(**params) -> set[int]:  # noqa: ANN003
+    def ids(**params) -> set[int]:
         return {item["id"] for item in listing(admin_client, **params)["items"]}
 
     assert ids(user=str(kalfa.id)) == {b.id, c.id}
@@ -123,7 +123,7 @@ def test_dates_are_istanbul_days_and_to_includes_its_day(admin_client, create_us
     last = log(dealer, catalog["bmw"], datetime(2026, 11, 21, 20, 59, tzinfo=UTC))
     after = log(dealer, catalog["bmw"], datetime(2026, 11, 21, 21, 0, tzinfo=UTC))
 
-    def ids(**params) -> list[int]:  # noqa: ANN003
+    def ids(**params) -> list[int]:
         return [item["id"] for item in listing(admin_client, **params)["items"]]
 
     assert ids(**{"from": "2026-11-21", "to": "2026-11-21"}) == [last.id, first.id]

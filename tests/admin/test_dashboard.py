@@ -32,7 +32,7 @@ def decode_log(vin: str, kind: str, source: str | None, success: bool, days_ago:
 
 
 @pytest.fixture
-def seeded(create_user, make_subscription):  # noqa: ANN001, ANN201
+def seeded(create_user, make_subscription):
     paying, yearly, trialing = create_user(), create_user(), create_user(email_verified=False)
     active = make_subscription(paying, "active", plan_key="single")  # paid after a trial
     make_subscription(yearly, "active", plan_key="full", billing_period="yearly")

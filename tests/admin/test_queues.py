@@ -17,7 +17,7 @@ BODY = {"reason": "Kaynak düzeldi", "founderId": "kurucu-1"}
 
 
 @pytest.fixture
-def failed_job(app) -> str:  # noqa: ANN001
+def failed_job(app) -> str:
     """A heartbeat job called with an argument it does not take, run by a worker: it fails with a TypeError."""
     queues.enqueue("default", "app.core.tasks.heartbeat", "unexpected", job_id="broken-job-1")
     SimpleWorker([queues.get("default")], connection=redis_store.client).work(burst=True)
@@ -25,12 +25,12 @@ def failed_job(app) -> str:  # noqa: ANN001
 
 
 @pytest.fixture
-def admin(client, create_user, sign_in):  # noqa: ANN001, ANN201
+def admin(client, create_user, sign_in):
     sign_in(create_user(role="admin").email)
     return client
 
 
-def counts(client, path: str = "/api/admin/queues", **headers: str) -> dict[str, dict]:  # noqa: ANN001
+def counts(client, path: str = "/api/admin/queues", **headers: str) -> dict[str, dict]:
     return {row["name"]: row for row in client.get(path, headers=headers).get_json()["queues"]}
 
 

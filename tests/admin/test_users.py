@@ -10,7 +10,7 @@ from app.referrals import services as referrals
 from app.vehicles.models import QueryLog
 
 
-def names(answer) -> list[str]:  # noqa: ANN001
+def names(answer) -> list[str]:
     return [item["name"] for item in answer.get_json()["items"]]
 
 

@@ -15,7 +15,7 @@ from tests.conftest import PASSWORD, SITE, link_token, outbox
 NEW_USER = {"name": "Ahmet Yılmaz", "email": "Ahmet@Example.com", "password": "yedek-parca-2026"}
 
 
-def signs_in(client, email: str, password: str) -> bool:  # noqa: ANN001
+def signs_in(client, email: str, password: str) -> bool:
     """Whether `password` opens a session for `email` now (signed out again afterwards)."""
     response = client.post("/api/auth/sign-in/email", json={"email": email, "password": password}, headers=SITE)
     if response.status_code != 200:

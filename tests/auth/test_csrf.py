@@ -63,7 +63,7 @@ class Site:
 
 
 @pytest.fixture
-def site(app, create_user, billing_catalog) -> Iterator[Site]:  # noqa: ANN001, F811
+def site(app, create_user, billing_catalog) -> Iterator[Site]:  # noqa: F811
     """The app on a loopback port (inside the test's transaction) and a dealer signed in there."""
     user = create_user()
     server = LoopbackServer(app, name="csrf-live-server", quiet=True).start()
@@ -202,7 +202,7 @@ def test_the_rule_holds_for_every_combination_of_origin_type_and_framing(site):
         framing=FRAMINGS,
         path=st.sampled_from([CANCEL_PENDING, DOWNGRADE]),
     )
-    def check(origin, referer, content_type, framing, path) -> None:  # noqa: ANN001
+    def check(origin, referer, content_type, framing, path) -> None:
         headers, body = framings[framing]
         headers = dict(headers)
         if origin is not None:
@@ -222,14 +222,14 @@ def test_the_rule_holds_for_every_combination_of_origin_type_and_framing(site):
 # --- every route: the document decides -----------------------------------------------------------------------------
 
 
-def _sample(rule, name: str):  # noqa: ANN001, ANN202
+def _sample(rule, name: str):
     converter = rule._converters[name]
     if isinstance(converter, UUIDConverter):
         return uuid.uuid4()
     return 987654 if isinstance(converter, IntegerConverter) else "x"
 
 
-def _unsafe_api_calls(app) -> list[tuple[str, str, bool]]:  # noqa: ANN001
+def _unsafe_api_calls(app) -> list[tuple[str, str, bool]]:
     """(method, path, documented without a body) for every state-changing /api route; sign-out last (it ends the
     session the others are made with)."""
     calls = []

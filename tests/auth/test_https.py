@@ -9,11 +9,11 @@ HTTPS_SITE = {"Origin": "https://localhost"}
 
 
 @pytest.fixture
-def https_app(make_app):  # noqa: ANN001, ANN201
+def https_app(make_app):
     return make_app(FORCE_HTTPS=True, SESSION_COOKIE_SECURE=True)
 
 
-def session_cookie_headers(response) -> list[str]:  # noqa: ANN001
+def session_cookie_headers(response) -> list[str]:
     return [value for value in response.headers.getlist("Set-Cookie") if value.startswith(f"{COOKIE_NAME}=")]
 
 

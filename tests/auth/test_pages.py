@@ -12,13 +12,13 @@ from tests.conftest import PASSWORD, csrf_token_from, link_token, outbox
 NEW_DEALER = {"name": "Ayşe Kaya", "email": "ayse@example.com", "password": "fren-balatasi-7"}
 
 
-def submit(client, url: str, data: dict, page: str | None = None):  # noqa: ANN001, ANN201
+def submit(client, url: str, data: dict, page: str | None = None):
     """Open the page (for its CSRF token) and post the form to `url`, as a browser would."""
     token = csrf_token_from(client.get(page or url).get_data(as_text=True))
     return client.post(url, data={"csrf_token": token, **data})
 
 
-def session_cookie_header(response) -> str:  # noqa: ANN001
+def session_cookie_header(response) -> str:
     return next(value for value in response.headers.getlist("Set-Cookie") if value.startswith(f"{COOKIE_NAME}="))
 
 
@@ -26,7 +26,7 @@ def _users() -> int:
     return db.session.scalar(sa.select(sa.func.count()).select_from(User))
 
 
-def _signed_in_email(client) -> str | None:  # noqa: ANN001
+def _signed_in_email(client) -> str | None:
     body = client.get("/api/auth/get-session").get_json()
     return body["user"]["email"] if body else None
 

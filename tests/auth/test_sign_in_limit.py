@@ -6,23 +6,23 @@ from tests.conftest import PASSWORD, SITE, csrf_token_from
 
 
 @pytest.fixture
-def client(make_app):  # noqa: ANN001, ANN201
+def client(make_app):
     return make_app(SIGN_IN_RATE_LIMIT="3 per minute").test_client()
 
 
-def page_login(client, email: str, address: str) -> int:  # noqa: ANN001
+def page_login(client, email: str, address: str) -> int:
     environ = {"REMOTE_ADDR": address}
     token = csrf_token_from(client.get("/login", environ_base=environ).get_data(as_text=True))
     form = {"csrf_token": token, "email": email, "password": "wrong-password"}
     return client.post("/login", data=form, environ_base=environ).status_code
 
 
-def api_sign_in(client, email: str, address: str) -> int:  # noqa: ANN001
+def api_sign_in(client, email: str, address: str) -> int:
     body = {"email": email, "password": "wrong-password"}
     return client.post("/api/auth/sign-in/email", json=body, environ_base={"REMOTE_ADDR": address}).status_code
 
 
-def api_sign_up(client, email: str, address: str) -> int:  # noqa: ANN001
+def api_sign_up(client, email: str, address: str) -> int:
     body = {"name": "Bayi", "email": email, "password": PASSWORD}
     return client.post(
         "/api/auth/sign-up/email", json=body, headers=SITE, environ_base={"REMOTE_ADDR": address}

@@ -30,7 +30,7 @@ class Catalog:
 
 
 @pytest.fixture
-def billing_catalog(app) -> Catalog:  # noqa: ANN001
+def billing_catalog(app) -> Catalog:
     """Brands and plans as `flask seed` writes them, inside the test transaction."""
     reference_data.brands()
     reference_data.plans()
@@ -39,13 +39,13 @@ def billing_catalog(app) -> Catalog:  # noqa: ANN001
 
 
 @pytest.fixture
-def make_subscription(billing_catalog):  # noqa: ANN001, ANN201
+def make_subscription(billing_catalog):
     """Factory: `make_subscription(user, status, plan_key="single", billing_period="monthly", days_left=20)`.
 
     Live and ended states get dates; the brand set matches the plan (every brand for the Full plan).
     """
 
-    def make(user, status: str, plan_key: str = "single", billing_period: str = "monthly", days_left: int = 20):  # noqa: ANN001, ANN202
+    def make(user, status: str, plan_key: str = "single", billing_period: str = "monthly", days_left: int = 20):
         plan = billing_catalog.plans[plan_key]
         brands = billing_catalog.brands if plan.is_full else billing_catalog.brands[: plan.brand_count]
         subscription = Subscription(
@@ -68,7 +68,7 @@ def make_subscription(billing_catalog):  # noqa: ANN001, ANN201
 
 
 @pytest.fixture
-def card_app(make_app, stripe_sandbox, posthog):  # noqa: ANN001, ANN201
+def card_app(make_app, stripe_sandbox, posthog):
     """An app whose real stripe SDK talks to the sandbox and whose analytics reach the fake PostHog."""
     return make_app(
         STRIPE_SECRET_KEY="sk_test_x",
@@ -83,12 +83,12 @@ def card_app(make_app, stripe_sandbox, posthog):  # noqa: ANN001, ANN201
 
 
 @pytest.fixture
-def card_client(card_app):  # noqa: ANN001, ANN201
+def card_client(card_app):
     return card_app.test_client()
 
 
 @pytest.fixture
-def checkout(create_user, card_client, billing_catalog, stripe_sandbox):  # noqa: ANN001, ANN201
+def checkout(create_user, card_client, billing_catalog, stripe_sandbox):
     """A dealer who started a trio checkout; returns (user, the provider's session id)."""
     user = create_user()
     sign_in_client(card_client, user.email)
@@ -98,7 +98,7 @@ def checkout(create_user, card_client, billing_catalog, stripe_sandbox):  # noqa
 
 
 @pytest.fixture
-def dealer(create_user, card_client):  # noqa: ANN001, ANN201
+def dealer(create_user, card_client):
     """A signed-in user of `card_client`, with no subscription yet."""
     user = create_user()
     sign_in_client(card_client, user.email)
@@ -106,13 +106,13 @@ def dealer(create_user, card_client):  # noqa: ANN001, ANN201
 
 
 @pytest.fixture
-def webhook_client(card_app):  # noqa: ANN001, ANN201
+def webhook_client(card_app):
     """The provider sends no session cookie."""
     return card_app.test_client()
 
 
 @pytest.fixture
-def paid(checkout, webhook_client, stripe_sandbox):  # noqa: ANN001, ANN201
+def paid(checkout, webhook_client, stripe_sandbox):
     """The dealer's trio checkout paid (799,00 ₺): (user, the completed payment)."""
     user, session_id = checkout
     assert deliver(webhook_client, stripe_sandbox, stripe_sandbox.complete(session_id)).status_code == 200

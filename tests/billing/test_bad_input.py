@@ -21,13 +21,13 @@ from tests.support.strategies import JSON_VALUES, maybe
 OUT_OF_RANGE = [2**63, 2**64, ID_MAX + 1, -1, 0, -(2**63) - 1]
 
 
-def deliver_raw(client, payload: bytes):  # noqa: ANN001, ANN201
+def deliver_raw(client, payload: bytes):
     """POST `payload` signed with the webhook secret, as the provider would."""
     headers = {"Content-Type": "application/json", "Stripe-Signature": stripe_signature(WEBHOOK_SECRET, payload)}
     return client.post(WEBHOOK_URL, data=payload, headers=headers)
 
 
-def nothing_changed(user) -> bool:  # noqa: ANN001
+def nothing_changed(user) -> bool:
     [payment] = payments_of(user)
     subscription = db.session.get(Subscription, payment.subscription_id)
     events = db.session.scalar(sa.select(sa.func.count()).select_from(ProviderEvent))

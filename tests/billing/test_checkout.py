@@ -104,7 +104,7 @@ def test_checkout_needs_a_session(card_client, billing_catalog):
 # The plans page form
 
 
-def plans_form_token(client) -> str:  # noqa: ANN001
+def plans_form_token(client) -> str:
     return csrf_token_from(client.get("/plans").get_data(as_text=True))
 
 

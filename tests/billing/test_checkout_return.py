@@ -17,7 +17,7 @@ from tests.support.payments import payments_of, start_checkout
 EVENT = "payment_redirect_returned"
 
 
-def leave_checkout(client, catalog, sandbox, button: str) -> str:  # noqa: ANN001
+def leave_checkout(client, catalog, sandbox, button: str) -> str:
     """Start a trio checkout and press Pay or Cancel on the provider's page; where the provider sends the dealer."""
     url = start_checkout(client, catalog, "trio").get_json()["url"]
     answer = requests.post(f"{url}/{button}", allow_redirects=False, timeout=10)
@@ -25,7 +25,7 @@ def leave_checkout(client, catalog, sandbox, button: str) -> str:  # noqa: ANN00
     return answer.headers["Location"]
 
 
-def come_back(client, location: str) -> str:  # noqa: ANN001
+def come_back(client, location: str) -> str:
     parts = urlsplit(location)
     response = client.get(f"{parts.path}?{parts.query}")
     assert response.status_code == 200

@@ -26,7 +26,7 @@ LEGACY_RECEIPT = "http://localhost/static/receipts/dekont-1.pdf"
 
 
 @pytest.fixture
-def paid_card_payment(dealer, card_app, card_client, billing_catalog, stripe_sandbox) -> Payment:  # noqa: ANN001
+def paid_card_payment(dealer, card_app, card_client, billing_catalog, stripe_sandbox) -> Payment:
     start_checkout(card_client, billing_catalog, "trio")
     [payment] = payments_of(dealer)
     deliver(card_app.test_client(), stripe_sandbox, stripe_sandbox.complete(payment.checkout_session_id))
@@ -36,7 +36,7 @@ def paid_card_payment(dealer, card_app, card_client, billing_catalog, stripe_san
 
 
 @pytest.fixture
-def legacy_eft_payment(dealer) -> Payment:  # noqa: ANN001
+def legacy_eft_payment(dealer) -> Payment:
     account = BankAccount(
         bank_name="Ziraat Bankası", account_holder="Parça Bul Ltd.", iban="TR000000000000000000000000"
     )

@@ -16,16 +16,16 @@ from tests.support.payments import deliver, payments_of, subscriptions_of
 CHECKOUT = "/api/payments/card/checkout"
 
 
-def live_of(user) -> list[Subscription]:  # noqa: ANN001
+def live_of(user) -> list[Subscription]:
     return [subscription for subscription in subscriptions_of(user) if subscription.status in ("active", "trial")]
 
 
-def buy(client, plan_key: str, period: str, brand_ids: list[int]):  # noqa: ANN001, ANN201
+def buy(client, plan_key: str, period: str, brand_ids: list[int]):
     body = {"planKey": plan_key, "billingPeriod": period, "brandIds": brand_ids}
     return client.post(CHECKOUT, json=body, headers=SITE)
 
 
-def pay_latest(client, sandbox, user):  # noqa: ANN001, ANN201
+def pay_latest(client, sandbox, user):
     """Pay the user's newest checkout at the provider and deliver its webhook; return the payment."""
     payment = payments_of(user)[-1]
     assert deliver(client, sandbox, sandbox.complete(payment.checkout_session_id)).status_code == 200

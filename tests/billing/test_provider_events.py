@@ -23,7 +23,7 @@ TRIO = 79_900
 
 
 @pytest.fixture(autouse=True)
-def _internal_token(card_app, monkeypatch):  # noqa: ANN001, ANN202
+def _internal_token(card_app, monkeypatch):
     monkeypatch.setitem(card_app.config, "INTERNAL_API_TOKEN", TOKEN)
 
 
@@ -42,7 +42,7 @@ def handled_events() -> int:
     return db.session.scalar(sa.select(sa.func.count()).select_from(ProviderEvent))
 
 
-def founder_refund(client, payment: Payment, amount: int | None = None):  # noqa: ANN001, ANN201
+def founder_refund(client, payment: Payment, amount: int | None = None):
     body = {"reason": "Bayi istedi", "founderId": "f1"} | ({"amount": amount} if amount is not None else {})
     response = client.post(f"/api/internal/admin/payments/{payment.id}/refund", json=body, headers={AUTH_HEADER: TOKEN})
     assert response.status_code == 200, response.get_json()
@@ -242,7 +242,7 @@ def test_a_charge_refunded_for_an_unknown_payment_intent_is_acknowledged(webhook
     assert reload(payment).refunded_amount == 0
 
 
-def _set(path: tuple[str, ...], value: object):  # noqa: ANN202
+def _set(path: tuple[str, ...], value: object):
     def change(subject: dict) -> None:
         for key in path[:-1]:
             subject = subject[key]
@@ -251,7 +251,7 @@ def _set(path: tuple[str, ...], value: object):  # noqa: ANN202
     return change
 
 
-def _drop(name: str):  # noqa: ANN202
+def _drop(name: str):
     return lambda subject: subject.pop(name)
 
 

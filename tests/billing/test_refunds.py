@@ -31,17 +31,17 @@ NOTE_LINE = re.compile(r"^\d{4}-\d{2}-\d{2} İade (?P<amount>[\d.]+,\d{2}) TRY \
 
 
 @pytest.fixture(autouse=True)
-def _internal_token(card_app, monkeypatch):  # noqa: ANN001, ANN202
+def _internal_token(card_app, monkeypatch):
     monkeypatch.setitem(card_app.config, "INTERNAL_API_TOKEN", TOKEN)
 
 
 @pytest.fixture
-def internal(card_app):  # noqa: ANN001, ANN201
+def internal(card_app):
     """The founder panel's server: no session cookie, only the token."""
     return card_app.test_client()
 
 
-def refund(client, payment_id, body=None, token=TOKEN, key=None, **extra):  # noqa: ANN001, ANN003, ANN201
+def refund(client, payment_id, body=None, token=TOKEN, key=None, **extra):
     headers = {}
     if token is not None:
         headers[AUTH_HEADER] = token
@@ -56,11 +56,11 @@ def reload(payment: Payment) -> Payment:
     return db.session.get(Payment, payment.id)
 
 
-def provider_refunds(sandbox, payment: Payment) -> list[dict]:  # noqa: ANN001
+def provider_refunds(sandbox, payment: Payment) -> list[dict]:
     return [item for item in sandbox.refunds.values() if item["payment_intent"] == payment.payment_intent_id]
 
 
-def charge_of(sandbox, payment: Payment) -> dict:  # noqa: ANN001
+def charge_of(sandbox, payment: Payment) -> dict:
     return sandbox.charges[sandbox.payment_intents[payment.payment_intent_id]["latest_charge"]]
 
 
@@ -75,7 +75,7 @@ def audit_rows() -> list[AuditEntry]:
     return list(db.session.scalars(sa.select(AuditEntry).where(AuditEntry.action == "payment.refund")))
 
 
-def make_payment(user, subscription_id=None, **fields) -> Payment:  # noqa: ANN001, ANN003
+def make_payment(user, subscription_id=None, **fields) -> Payment:
     """A payment written directly, completed by card with an intent unless `fields` say otherwise."""
     values = {"amount": TRIO, "currency": "TRY", "status": "completed", "method": "card", "payment_intent_id": "pi_x"}
     payment = Payment(user_id=user.id, subscription_id=subscription_id, **{**values, **fields})
@@ -373,12 +373,12 @@ def test_without_a_key_two_calls_are_two_refunds(internal, paid, stripe_sandbox)
     assert reload(payment).refunded_amount == 200
 
 
-def _fail_once_after_the_provider(monkeypatch) -> None:  # noqa: ANN001
+def _fail_once_after_the_provider(monkeypatch) -> None:
     """The first refund fails after the provider answered (before our commit), as a crash there would."""
     calls = []
     add_note = refunds.add_note
 
-    def failing(payment, line):  # noqa: ANN001, ANN202
+    def failing(payment, line):
         calls.append(line)
         if len(calls) == 1:
             raise ApiError("internal_error", "simulated failure after the provider's answer", 500)
@@ -569,7 +569,7 @@ def test_concurrent_refunds_with_the_live_notice_refund_once(app, make_app, stri
     assert sorted(statuses) == ([200, 409, 409, 409] if key is None else [200, 200, 200, 200])
 
 
-def _paid_intent(sandbox, amount: int) -> str:  # noqa: ANN001
+def _paid_intent(sandbox, amount: int) -> str:
     client = stripe.StripeClient("sk_test_x", base_addresses={"api": sandbox.url})
     item = {"quantity": 1, "price_data": {"currency": "try", "unit_amount": amount, "product_data": {"name": "Üç"}}}
     session = client.v1.checkout.sessions.create(
@@ -579,7 +579,7 @@ def _paid_intent(sandbox, amount: int) -> str:  # noqa: ANN001
     return sandbox.sessions[session.id]["payment_intent"]
 
 
-def _commit_payment(app, user_id, intent_id: str) -> uuid.UUID:  # noqa: ANN001
+def _commit_payment(app, user_id, intent_id: str) -> uuid.UUID:
     with app.app_context():
         payment = Payment(
             user_id=user_id, amount=TRIO, currency="TRY", status="completed", method="card", payment_intent_id=intent_id
@@ -608,13 +608,13 @@ def _refund_at_once(base_url: str, payment_id: uuid.UUID, key: str | None, calls
     return statuses
 
 
-def _refund_notices(sandbox) -> int:  # noqa: ANN001
+def _refund_notices(sandbox) -> int:
     """How many of the sandbox's charge.refunded events the live server handled."""
     ids = [event["id"] for event in sandbox.sent("charge.refunded")]
     return db.session.scalar(sa.select(sa.func.count()).select_from(ProviderEvent).where(ProviderEvent.id.in_(ids)))
 
 
-def _delete_payment(payment_id: uuid.UUID, sandbox) -> None:  # noqa: ANN001
+def _delete_payment(payment_id: uuid.UUID, sandbox) -> None:
     db.session.execute(sa.delete(PaymentRefund).where(PaymentRefund.payment_id == payment_id))
     db.session.execute(sa.delete(AuditEntry).where(AuditEntry.target_id == str(payment_id)))
     db.session.execute(sa.delete(ProviderEvent).where(ProviderEvent.id.in_([event["id"] for event in sandbox.events])))

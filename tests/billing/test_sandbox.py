@@ -19,7 +19,7 @@ APP_CSS = Path(__file__).resolve().parents[2] / "app" / "static" / "css" / "app.
 
 
 @pytest.fixture
-def sdk(stripe_sandbox):  # noqa: ANN001, ANN201
+def sdk(stripe_sandbox):
     return stripe.StripeClient("sk_test_x", base_addresses={"api": stripe_sandbox.url}, max_network_retries=0)
 
 
@@ -93,7 +93,7 @@ def test_the_refund_notice_is_delivered_after_the_answer(stripe_sandbox, sdk):
     """The refund call returns while its webhook is still held up: a caller inside a transaction never waits on it."""
     release, received = threading.Event(), []
 
-    def webhook(environ, start_response):  # noqa: ANN001, ANN202
+    def webhook(environ, start_response):
         release.wait(timeout=10)
         received.append(json.loads(environ["wsgi.input"].read(int(environ["CONTENT_LENGTH"]))))
         start_response("200 OK", [("Content-Type", "application/json")])

@@ -9,7 +9,7 @@ from tests.conftest import outbox
 from tests.support.payments import WEBHOOK_URL, deliver, payments_of
 
 
-def state(user) -> tuple[str, str]:  # noqa: ANN001
+def state(user) -> tuple[str, str]:
     """(payment status, subscription status) of the user's only payment."""
     [payment] = payments_of(user)
     return payment.status, db.session.get(Subscription, payment.subscription_id).status

@@ -8,13 +8,13 @@ from tests.conftest import csrf_token_from
 
 
 @pytest.fixture
-def plans(app):  # noqa: ANN001, ANN201
+def plans(app):
     reference_data.brands()
     reference_data.plans()
     db.session.commit()
 
 
-def register(client) -> None:  # noqa: ANN001
+def register(client) -> None:
     form = client.get("/register").get_data(as_text=True)
     response = client.post(
         "/register",

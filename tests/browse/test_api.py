@@ -10,17 +10,17 @@ import pytest
 GOLF_CATALOG = "volkswagen"
 
 
-def get(client, path: str, status: int = 200) -> dict:  # noqa: ANN001
+def get(client, path: str, status: int = 200) -> dict:
     response = client.get(path)
     assert response.status_code == status, (path, response.get_json())
     return response.get_json()
 
 
-def golf_model(client) -> str:  # noqa: ANN001
+def golf_model(client) -> str:
     return get(client, f"/api/browse/catapi/{GOLF_CATALOG}/models")["models"][0]["id"]
 
 
-def golf_car(client) -> str:  # noqa: ANN001
+def golf_car(client) -> str:
     cars = get(client, f"/api/browse/catapi/{GOLF_CATALOG}/models/{golf_model(client)}/cars")["cars"]
     return next(car["carId"] for car in cars if car["name"] == "Golf VII 1.6 TDI")
 

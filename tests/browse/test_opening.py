@@ -15,7 +15,7 @@ from tests.conftest import SITE, csrf_token_from
 GOLF = "volkswagen"
 
 
-def golf_car(client) -> str:  # noqa: ANN001
+def golf_car(client) -> str:
     model = client.get(f"/api/browse/catapi/{GOLF}/models").get_json()["models"][0]["id"]
     cars = client.get(f"/api/browse/catapi/{GOLF}/models/{model}/cars").get_json()["cars"]
     return next(car["carId"] for car in cars if car["name"] == "Golf VII 1.6 TDI")
@@ -26,7 +26,7 @@ def stored_count(external_id: str) -> int:
     return db.session.scalar(query)
 
 
-def open_car(client, path: str, status: int = 200) -> dict:  # noqa: ANN001
+def open_car(client, path: str, status: int = 200) -> dict:
     response = client.post(path, json={}, headers=SITE)
     assert response.status_code == status, response.get_json()
     return response.get_json()

@@ -17,13 +17,13 @@ from tests.support.markup import elements
 HX = {"HX-Request": "true"}
 
 
-def page(client, path: str, status: int = 200, headers: dict | None = None) -> str:  # noqa: ANN001
+def page(client, path: str, status: int = 200, headers: dict | None = None) -> str:
     response = client.get(path, headers=headers or {})
     assert response.status_code == status, (path, response.status_code)
     return response.get_data(as_text=True)
 
 
-def golf_model(client) -> str:  # noqa: ANN001
+def golf_model(client) -> str:
     return client.get("/api/browse/catapi/volkswagen/models").get_json()["models"][0]["id"]
 
 

@@ -10,7 +10,7 @@ from tests.vehicles.conftest import dealer, decode_vin  # noqa: F401 - fixtures 
 
 
 @pytest.fixture
-def bmw(dealer, decode_vin, upstreams):  # noqa: ANN001, ANN201, F811
+def bmw(dealer, decode_vin, upstreams):  # noqa: F811
     """The portal's BMW, decoded by the dealer: its vehicle id."""
     response = decode_vin(VIN_BMW)
     assert response.status_code == 200, response.get_json()

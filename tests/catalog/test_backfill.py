@@ -22,7 +22,7 @@ NIGHT_ISTANBUL = datetime(2026, 11, 25, 23, 0, tzinfo=UTC)  # 02:00 the next day
 
 
 @pytest.fixture
-def on(app, monkeypatch):  # noqa: ANN001
+def on(app, monkeypatch):
     monkeypatch.setitem(app.config, "CATALOG_BACKFILL_ENABLED", "true")
 
 

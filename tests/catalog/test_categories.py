@@ -14,17 +14,17 @@ from app.sources.sandbox.catalog import VIN_BMW, VIN_CLIO, VIN_GOLF
 SITE = {"Origin": "http://localhost"}
 
 
-def get(client, path: str) -> dict:  # noqa: ANN001
+def get(client, path: str) -> dict:
     response = client.get(path)
     assert response.status_code == 200, response.get_json()
     return response.get_json()
 
 
-def group_calls(upstreams) -> int:  # noqa: ANN001
+def group_calls(upstreams) -> int:
     return len([call for call in upstreams.portal.calls() if call.path.endswith("/groups")])
 
 
-def first_leaf(client, vehicle_id: int) -> dict:  # noqa: ANN001
+def first_leaf(client, vehicle_id: int) -> dict:
     """Walk down the first branch until a leaf; its detail."""
     node = get(client, f"/api/vehicles/{vehicle_id}/categories")["categories"][0]
     while True:
@@ -266,7 +266,7 @@ def test_teaser_counts_are_the_stored_catalog_s_only_from_the_threshold_up(clien
     assert at == {"categories": categories, "parts": parts, "schemaPictures": pictures}
 
 
-def sandbox_codes(upstreams) -> list[str]:  # noqa: ANN001
+def sandbox_codes(upstreams) -> list[str]:
     return [schema.code for schema in upstreams.portal.catalog.vehicle("bmw-3-f30").all_schemas()]
 
 

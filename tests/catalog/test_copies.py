@@ -11,7 +11,7 @@ from tests.catalog.test_categories import first_leaf
 from tests.conftest import PASSWORD, SITE
 
 
-def copy(client, vehicle_id: int, part_id: int, headers: dict | None = None):  # noqa: ANN001, ANN201
+def copy(client, vehicle_id: int, part_id: int, headers: dict | None = None):
     return client.post(f"/api/vehicles/{vehicle_id}/parts/{part_id}/copy", json={}, headers=headers or SITE)
 
 
@@ -19,7 +19,7 @@ def copies() -> list[OemCopy]:
     return list(db.session.scalars(sa.select(OemCopy).order_by(OemCopy.id)))
 
 
-def a_part(client, vehicle_id: int) -> dict:  # noqa: ANN001
+def a_part(client, vehicle_id: int) -> dict:
     return next(part for part in first_leaf(client, vehicle_id)["parts"] if not part["reference"])
 
 

@@ -18,7 +18,7 @@ from tests.catalog.test_categories import first_leaf
 from tests.catalog.test_pages import main_area, page
 
 
-def part_link(client, vehicle_id: int) -> tuple[str, dict]:  # noqa: ANN001
+def part_link(client, vehicle_id: int) -> tuple[str, dict]:
     """The first leaf's stable link (from its page) and a part of it that has a position and a code."""
     leaf = first_leaf(client, vehicle_id)
     html = page(client, f"/vehicles/{vehicle_id}/categories/{leaf['category']['id']}")

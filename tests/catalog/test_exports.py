@@ -34,7 +34,7 @@ def print_url(vehicle_id: int, category_id: int) -> str:
     return f"/vehicles/{vehicle_id}/categories/{category_id}/print"
 
 
-def csv_rows(client, url: str, headers: dict | None = None) -> list[list[str]]:  # noqa: ANN001
+def csv_rows(client, url: str, headers: dict | None = None) -> list[list[str]]:
     response = client.get(url, headers=headers or {})
     assert response.status_code == 200, response.get_data(as_text=True)[:500]
     assert response.content_type == "text/csv; charset=utf-8"

@@ -17,7 +17,7 @@ from tests.catalog.test_pages import main_area, page, text_of, tree_area
 from tests.demo.conftest import golf  # noqa: F401 - the catapi Golf as the demo vehicle
 
 
-def search(client, query: str) -> dict:  # noqa: ANN001
+def search(client, query: str) -> dict:
     return get(client, f"/api/demo/categories/search?q={quote(query)}")
 
 

@@ -20,13 +20,13 @@ from tests.support.markup import the
 HX = {"HX-Request": "true"}
 
 
-def page(client, path: str, status: int = 200, headers: dict | None = None) -> str:  # noqa: ANN001
+def page(client, path: str, status: int = 200, headers: dict | None = None) -> str:
     response = client.get(path, headers=headers or {})
     assert response.status_code == status, response.get_data(as_text=True)[:2000]
     return response.get_data(as_text=True)
 
 
-def fragment(client, path: str) -> str:  # noqa: ANN001
+def fragment(client, path: str) -> str:
     response = client.get(path, headers=HX)
     assert response.status_code == 200
     assert "HX-Request" in response.headers.get("Vary", "")
@@ -71,7 +71,7 @@ def test_the_vehicle_page_shows_the_facts_the_tree_and_the_root_groups(client, b
     assert "<script>" not in html.replace(f"<script>{_theme_script(client)}</script>", "")  # nothing inline
 
 
-def _theme_script(client) -> str:  # noqa: ANN001
+def _theme_script(client) -> str:
     return str(client.application.jinja_env.globals["theme_script"])
 
 

@@ -24,18 +24,18 @@ def progress_url(vehicle_id: int) -> str:
     return f"/vehicles/{vehicle_id}/catalog-progress"
 
 
-def poll(client, vehicle_id: int, **params: int) -> str:  # noqa: ANN001
+def poll(client, vehicle_id: int, **params: int) -> str:
     response = client.get(progress_url(vehicle_id), query_string=params, headers=HX)
     assert response.status_code == 200, response.get_data(as_text=True)[:2000]
     assert "HX-Request" in response.headers.get("Vary", "")
     return response.get_data(as_text=True)
 
 
-def counts_of(client, vehicle_id: int) -> dict:  # noqa: ANN001
+def counts_of(client, vehicle_id: int) -> dict:
     return get(client, f"/api/vehicles/{vehicle_id}/categories/progress")
 
 
-def drill_first_group(client, vehicle_id: int) -> dict:  # noqa: ANN001
+def drill_first_group(client, vehicle_id: int) -> dict:
     motor = get(client, f"/api/vehicles/{vehicle_id}/categories")["categories"][0]
     get(client, f"/api/vehicles/{vehicle_id}/categories/{motor['id']}")
     return motor
@@ -46,7 +46,7 @@ def walk_queries() -> Iterator[list[str]]:
     """The walk-state reads (`count(*) FILTER (...)`) the requests inside send to the database."""
     seen: list[str] = []
 
-    def record(_conn, _cursor, statement: str, *_args) -> None:  # noqa: ANN001, ANN002
+    def record(_conn, _cursor, statement: str, *_args) -> None:
         if "FILTER (WHERE" in statement:
             seen.append(statement)
 

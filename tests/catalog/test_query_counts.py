@@ -56,7 +56,7 @@ def catalog_of(brand: Brand, size: int) -> Built:
     return Built(vehicle.id, leaf.id, store.parts(leaf.id)[0].id)
 
 
-def counts_by_size(app, client, path: str, headers: dict | None = None, brand: Brand | None = None) -> list[int]:  # noqa: ANN001
+def counts_by_size(app, client, path: str, headers: dict | None = None, brand: Brand | None = None) -> list[int]:
     """The statements of GET `path` (formatted with the Built) on a catalog of each size in SIZES (a fresh one, with
     as many other vehicles carrying the shared code)."""
     counts = []
@@ -70,7 +70,7 @@ def counts_by_size(app, client, path: str, headers: dict | None = None, brand: B
 
 
 @pytest.fixture
-def brand(billing_catalog) -> Brand:  # noqa: ANN001
+def brand(billing_catalog) -> Brand:
     return billing_catalog.brands[0]
 
 
@@ -106,7 +106,7 @@ DECODE_FROM_CACHE = 4
 DECODE_PAGE_FROM_CACHE = 5
 
 
-def _grow_history(dealer, brand: Brand, size: int) -> None:  # noqa: ANN001
+def _grow_history(dealer, brand: Brand, size: int) -> None:
     for _vehicle in range(size):
         built = catalog_of(brand, 1)
         db.session.add(UserVehicle(user_id=dealer.id, vehicle_id=built.vehicle_id))

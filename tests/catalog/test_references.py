@@ -20,7 +20,7 @@ SOURCES = pytest.mark.parametrize(
 )
 
 
-def cross_reference(catalog_vehicle) -> tuple[list[str], str, str]:  # noqa: ANN001
+def cross_reference(catalog_vehicle) -> tuple[list[str], str, str]:
     """A picture with a reference row into another main group: the external ids that lead to the picture (the portal's
     and the catalog API's numbered groups, the web catalog's named ones), its code and the code referred to."""
     groups = [(main, sub) for main in catalog_vehicle.categories for sub in main.children]
@@ -33,7 +33,7 @@ def cross_reference(catalog_vehicle) -> tuple[list[str], str, str]:  # noqa: ANN
     raise AssertionError("the sandbox vehicle has no reference into another main group")
 
 
-def open_picture(client, vehicle_id: int, path: list[str], code: str) -> int:  # noqa: ANN001
+def open_picture(client, vehicle_id: int, path: list[str], code: str) -> int:
     """Walk the tree through the API down to the picture `code` only; its category id."""
     level = get(client, f"/api/vehicles/{vehicle_id}/categories")["categories"]
     for _depth in range(4):
@@ -50,7 +50,7 @@ def stored_picture(vehicle_id: int, code: str) -> int | None:
     )
 
 
-def upstream_calls(upstreams, sandbox: str) -> int:  # noqa: ANN001
+def upstream_calls(upstreams, sandbox: str) -> int:
     return len(getattr(upstreams, sandbox).calls())
 
 

@@ -15,7 +15,7 @@ from tests.catalog.test_categories import first_leaf, get
 from tests.catalog.test_pages import main_area, page
 
 
-def assert_picture_matches_parts(client, leaf: dict) -> None:  # noqa: ANN001
+def assert_picture_matches_parts(client, leaf: dict) -> None:
     schema = leaf["schema"]
     assert schema is not None and schema["imageUrl"].startswith("/storage/schemas/")
     assert schema["hotspots"]
@@ -27,7 +27,7 @@ def assert_picture_matches_parts(client, leaf: dict) -> None:  # noqa: ANN001
         assert image.status_code == 200 and image.mimetype == "image/png" and image.data.startswith(b"\x89PNG")
 
 
-def decoded(decode_vin, vin: str, **pick) -> int:  # noqa: ANN001, ANN003
+def decoded(decode_vin, vin: str, **pick) -> int:
     response = decode_vin(vin, **pick)
     assert response.status_code == 200, response.get_json()
     return response.get_json()["vehicle"]["id"]

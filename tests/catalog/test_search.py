@@ -14,7 +14,7 @@ from app.extensions import db
 from tests.catalog.test_categories import first_leaf, get, run_prefetch
 
 
-def search(client, vehicle_id: int, q: str) -> dict:  # noqa: ANN001
+def search(client, vehicle_id: int, q: str) -> dict:
     return get(client, f"/api/categories/search/{vehicle_id}?{_query(q)}")
 
 

@@ -48,12 +48,12 @@ def store_vehicle(brand: Brand | None, lines: list[PartLine], model: str = "Golf
     return Stored(vehicle.id, leaf.id, [part.id for part in store.parts(leaf.id)])
 
 
-def where_used(client, code: str, **params: str):  # noqa: ANN001, ANN201
+def where_used(client, code: str, **params: str):
     query = "&".join(f"{name}={value}" for name, value in params.items())
     return client.get(f"/api/parts/{quote(code, safe='')}/where-used{'?' + query if query else ''}")
 
 
-def found(client, code: str, **params: str) -> dict:  # noqa: ANN001
+def found(client, code: str, **params: str) -> dict:
     response = where_used(client, code, **params)
     assert response.status_code == 200, response.get_json()
     return response.get_json()
@@ -64,13 +64,13 @@ def listed(answer: dict) -> dict[int, list[int]]:
 
 
 @pytest.fixture
-def brands(billing_catalog) -> list[Brand]:  # noqa: ANN001
+def brands(billing_catalog) -> list[Brand]:
     """Two active brands: the first is the one the single-brand plan covers."""
     return billing_catalog.brands[:2]
 
 
 @pytest.fixture
-def two_golfs(brands) -> tuple[Stored, Stored]:  # noqa: ANN001
+def two_golfs(brands) -> tuple[Stored, Stored]:
     """Two vehicles of one brand writing the same code differently, beside codes of their own."""
     first = store_vehicle(
         brands[0], [PartLine("1K0 129 620 D", "Hava filtresi", position="3"), PartLine("03L 115 562", "Yağ filtresi")]
@@ -143,7 +143,7 @@ def test_the_limit_cuts_the_rows_and_says_so(client, dealer, brands):
 
 
 @pytest.fixture
-def three_brands(brands) -> dict[str, Stored]:  # noqa: ANN001
+def three_brands(brands) -> dict[str, Stored]:
     """The same code in a vehicle of the first brand, of the second, and of none."""
     line = PartLine("8W0 698 151", "Fren balatası")
     return {

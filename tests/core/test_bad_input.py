@@ -27,7 +27,7 @@ PATH_VALUES = {"vin": VIN, "provider": "google", "code": "1K0129620"}
 INVALID_CHARACTERS = "İstekte izin verilmeyen karakterler var (NUL baytı veya bozuk Unicode)."
 
 
-def error_of(response, status: int | None = None) -> dict:  # noqa: ANN001
+def error_of(response, status: int | None = None) -> dict:
     """The JSON error of a refusal, checked for its shape (and status when given)."""
     assert response.status_code < 500, response.get_data(as_text=True)[:300]
     if status is not None:
@@ -37,7 +37,7 @@ def error_of(response, status: int | None = None) -> dict:  # noqa: ANN001
     return error
 
 
-def post_text(client, path: str, text: str | bytes, method: str = "POST", **kwargs):  # noqa: ANN001, ANN003, ANN201
+def post_text(client, path: str, text: str | bytes, method: str = "POST", **kwargs):
     """Send `text` as the JSON body exactly as given (the test client's json= cannot carry a lone surrogate)."""
     headers = {
         **SITE,
@@ -52,7 +52,7 @@ def user_count() -> int:
     return db.session.scalar(sa.select(sa.func.count()).select_from(User))
 
 
-def resume(client, user: User) -> None:  # noqa: ANN001
+def resume(client, user: User) -> None:
     """Give `client` a new session of `user` (a session row, not the throttled sign-in route)."""
     row = create_session(user, persistent=False)
     db.session.commit()
@@ -60,10 +60,10 @@ def resume(client, user: User) -> None:  # noqa: ANN001
 
 
 @pytest.fixture
-def signed_in(client, create_user):  # noqa: ANN001, ANN201
+def signed_in(client, create_user):
     """Sign `client` in as a new user; returns the user."""
 
-    def start(**overrides):  # noqa: ANN003, ANN202
+    def start(**overrides):
         user = create_user(**overrides)
         resume(client, user)
         return user
@@ -72,13 +72,13 @@ def signed_in(client, create_user):  # noqa: ANN001, ANN201
 
 
 @pytest.fixture
-def internal_token(app, monkeypatch):  # noqa: ANN001, ANN201
+def internal_token(app, monkeypatch):
     """The internal API's and the changelog automation's tokens, sent by post_text (their routes then read the body)."""
     monkeypatch.setitem(app.config, "INTERNAL_API_TOKEN", INTERNAL_TOKEN)
     monkeypatch.setitem(app.config, "CHANGELOG_AUTOMATION_TOKEN", INTERNAL_TOKEN)
 
 
-def json_rules(app) -> list:  # noqa: ANN001
+def json_rules(app) -> list:
     """Every /api rule taking a request body, as (path, method)."""
     adapter = app.url_map.bind("localhost")
     found = []
@@ -89,7 +89,7 @@ def json_rules(app) -> list:  # noqa: ANN001
     return sorted(found)
 
 
-def _path_values(rule) -> dict:  # noqa: ANN001
+def _path_values(rule) -> dict:
     values = {}
     for name, converter in rule._converters.items():
         kind = type(converter).__name__
@@ -359,7 +359,7 @@ def test_a_candidate_pick_out_of_range_is_a_400_before_any_decode(client, signed
 # --- /vin/report ---------------------------------------------------------------------------------------------------
 
 
-def report(client, vin: str, note: str = "", headers: dict | None = None):  # noqa: ANN001, ANN201
+def report(client, vin: str, note: str = "", headers: dict | None = None):
     from tests.conftest import csrf_token_from
 
     token = csrf_token_from(client.get("/vin").get_data(as_text=True))
@@ -445,7 +445,7 @@ BOUNDED = settings(
 
 
 @pytest.fixture
-def card_provider(app, stripe_sandbox, monkeypatch):  # noqa: ANN001, ANN201
+def card_provider(app, stripe_sandbox, monkeypatch):
     """Point the session app's card client at the Stripe sandbox, so checkouts are made, not refused with a 502."""
     client = stripe.StripeClient("sk_test_x", base_addresses={"api": stripe_sandbox.url})
     monkeypatch.setitem(app.extensions, stripe_gateway.EXTENSION_KEY, client)
@@ -467,7 +467,7 @@ def test_no_json_body_makes_any_json_route_fail(app, client, create_user):
         fuzz(client, path, method, admin if path.startswith("/api/admin/") else dealer, bodies)
 
 
-def fuzz(client, path: str, method: str, user: User, bodies: st.SearchStrategy) -> None:  # noqa: ANN001
+def fuzz(client, path: str, method: str, user: User, bodies: st.SearchStrategy) -> None:
     """Send generated bodies to one route as `user`: never a 5xx, and every refusal is the JSON error shape."""
     addresses = itertools.count()
 

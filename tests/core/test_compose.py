@@ -24,7 +24,7 @@ def _built(service: dict) -> bool:
     return "build" in service
 
 
-def _strings(value: Any) -> list[str]:  # noqa: ANN401
+def _strings(value: Any) -> list[str]:
     if isinstance(value, dict):
         return [text for key, item in value.items() for text in (str(key), *_strings(item))]
     if isinstance(value, list):

@@ -48,14 +48,14 @@ class Dealer:
         self.http = requests.Session()
         self.http.headers["Origin"] = self.base_url  # the cookie API's same-site check
 
-    def send(self, method: str, path: str, **kwargs) -> requests.Response:  # noqa: ANN003
+    def send(self, method: str, path: str, **kwargs) -> requests.Response:
         response = self.http.request(method, self.base_url + path, timeout=TIMEOUT, allow_redirects=False, **kwargs)
         self.statuses[response.status_code] += 1
         if response.status_code >= 500:
             self.server_errors.append(f"{method} {path} -> {response.status_code}: {response.text[:300]}")
         return response
 
-    def expect(self, statuses: tuple[int, ...], method: str, path: str, **kwargs) -> requests.Response:  # noqa: ANN003
+    def expect(self, statuses: tuple[int, ...], method: str, path: str, **kwargs) -> requests.Response:
         response = self.send(method, path, **kwargs)
         assert response.status_code in statuses, f"{method} {path} -> {response.status_code}: {response.text[:300]}"
         return response

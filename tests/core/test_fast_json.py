@@ -18,14 +18,14 @@ class Point:
     y: int
 
 
-def answer(app, value) -> tuple[str, object]:  # noqa: ANN001
+def answer(app, value) -> tuple[str, object]:
     with app.test_request_context("/"):
         response = app.json.response(value)
     text = response.get_data(as_text=True)
     return text, json.loads(text)
 
 
-def flask_default(app, value) -> object:  # noqa: ANN001
+def flask_default(app, value) -> object:
     with app.test_request_context("/"):
         return json.loads(DefaultJSONProvider(app).response(value).get_data(as_text=True))
 

@@ -65,7 +65,7 @@ def test_schedule_registration_is_idempotent():
     assert heartbeat.result_ttl == 600
 
 
-def _next_runs(scheduler) -> dict[str, float]:  # noqa: ANN001
+def _next_runs(scheduler) -> dict[str, float]:
     return {
         job_id.decode(): score
         for job_id, score in redis_store.client.zrange(scheduler.scheduled_jobs_key, 0, -1, withscores=True)

@@ -15,7 +15,7 @@ SOURCE_SETTINGS = ("CATAPI_BASE_URLS", "SCRAPE_BASE_URL", "PORTAL_BASE_URL", "VP
 
 
 @pytest.fixture(autouse=True)
-def _environment_restored():  # noqa: ANN202
+def _environment_restored():
     """The launcher points its children at the sandboxes through os.environ: later tests must not see them."""
     saved = dict(os.environ)
     yield
@@ -23,7 +23,7 @@ def _environment_restored():  # noqa: ANN202
     os.environ.update(saved)
 
 
-def unset_and_restored(monkeypatch, *names: str) -> None:  # noqa: ANN001
+def unset_and_restored(monkeypatch, *names: str) -> None:
     """Unset each variable now and restore it after the test (the launcher sets what its stand-ins need)."""
     for name in names:
         monkeypatch.setenv(name, "")
@@ -90,7 +90,7 @@ QUITTER = [sys.executable, "-c", "import sys; sys.exit(3)"]
 
 
 @pytest.fixture
-def supervise(tmp_path):  # noqa: ANN001, ANN201
+def supervise(tmp_path):
     made = []
 
     def start(commands: dict) -> Supervisor:
@@ -110,7 +110,7 @@ def watch(supervisor: Supervisor, seconds: float) -> None:
         time.sleep(0.05)
 
 
-def child(supervisor: Supervisor, name: str):  # noqa: ANN201
+def child(supervisor: Supervisor, name: str):
     return next(child for child in supervisor.children if child.name == name)
 
 

@@ -21,7 +21,7 @@ HEALTH_RECOVERY_SECONDS = 10  # the issue's bound for health to say ok again onc
 
 
 @pytest.fixture
-def product(tmp_path, redis_server):  # noqa: ANN001, ANN201, F811
+def product(tmp_path, redis_server):  # noqa: F811
     port = free_port()
     env = {
         "HOST": "127.0.0.1",
@@ -42,7 +42,7 @@ def product(tmp_path, redis_server):  # noqa: ANN001, ANN201, F811
     launcher.stop(timeout=20)
 
 
-def health(product) -> tuple[int, dict]:  # noqa: ANN001
+def health(product) -> tuple[int, dict]:
     try:
         response = requests.get(f"{product.base_url}/api/health", timeout=5)
     except requests.RequestException:  # not listening yet, or still loading the app
@@ -50,7 +50,7 @@ def health(product) -> tuple[int, dict]:  # noqa: ANN001
     return response.status_code, response.json()
 
 
-def child_pid(product, name: str) -> int:  # noqa: ANN001
+def child_pid(product, name: str) -> int:
     return int(re.findall(rf"^{name} started as pid (\d+)$", product.output(), flags=re.M)[-1])
 
 

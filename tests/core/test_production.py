@@ -48,7 +48,7 @@ OPTIONAL = (
 
 
 @pytest.fixture
-def environment(monkeypatch):  # noqa: ANN001, ANN201
+def environment(monkeypatch):
     """Set the process environment create_app reads: these settings, and every required or optional one else empty."""
 
     def set_to(settings: dict[str, str]) -> None:
@@ -90,7 +90,7 @@ def test_outside_production_nothing_is_required(environment, base_config):
     assert app.config["MAIL_URL"] == "" and app.config["SECRET_KEY"]
 
 
-def _production_app(environment, base_config, **settings: str):  # noqa: ANN001, ANN202
+def _production_app(environment, base_config, **settings: str):
     """A production app on the test database and Redis, the rest of its settings from the environment."""
     environment({**COMPLETE, **settings})
     return create_app({**base_config, "REDIS_URL": resolve_redis_url(base_config["REDIS_URL"])})

@@ -32,7 +32,7 @@ class StoredCatalog:
 
 
 @pytest.fixture
-def stored_catalog(app, create_user, make_subscription) -> StoredCatalog:  # noqa: ANN001, F811
+def stored_catalog(app, create_user, make_subscription) -> StoredCatalog:  # noqa: F811
     """A dealer with a Full plan and a stored vehicle in their history: roots, one leaf with its parts."""
     vehicle = Vehicle(vin="NM0KXXTTGKEA00001", brand_name="Ford", model="Focus", year=2019, source="portal")
     db.session.add(vehicle)
@@ -50,7 +50,7 @@ def stored_catalog(app, create_user, make_subscription) -> StoredCatalog:  # noq
 
 
 @pytest.fixture
-def outage_app(make_app, redis_server):  # noqa: ANN001, ANN201, F811
+def outage_app(make_app, redis_server):  # noqa: F811
     """An app on the test's own redis-server. Flask-Limiter keeps one storage for every app of the process: the
     limiter is put back as it was afterwards, so later tests do not count their limits on a dead Redis."""
     saved = dict(vars(limiter))
@@ -90,14 +90,14 @@ def stored_pages(catalog: StoredCatalog) -> list[str]:
     ]
 
 
-def signed_in(app, email: str):  # noqa: ANN001, ANN201
+def signed_in(app, email: str):
     client = app.test_client()
     response = client.post("/api/auth/sign-in/email", json={"email": email, "password": PASSWORD}, headers=SITE)
     assert response.status_code == 200, response.get_json()
     return client
 
 
-def get_timed(client, url: str, headers: dict | None = None):  # noqa: ANN001, ANN201
+def get_timed(client, url: str, headers: dict | None = None):
     started = time.monotonic()
     response = client.get(url, headers=headers)
     return response, time.monotonic() - started

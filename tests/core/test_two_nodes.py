@@ -59,14 +59,14 @@ signed_up: list[str] = []  # every address that signed up in this module, in ord
 
 
 @pytest.fixture(scope="module")
-def cluster(tmp_path_factory):  # noqa: ANN001, ANN201
+def cluster(tmp_path_factory):
     signed_up.clear()
     with running_cluster(tmp_path_factory.mktemp("cluster"), **NODE_SETTINGS) as running:
         yield running
 
 
 @pytest.fixture(scope="module")
-def shared(cluster):  # noqa: ANN001, ANN201
+def shared(cluster):
     """What an earlier check leaves for a later one."""
     return {}
 
@@ -114,7 +114,7 @@ def _count(connection: sa.Connection, name: str, vehicle_id: int) -> int:
     return connection.scalar(sa.select(sa.func.count()).select_from(table).where(table.c.vehicle_id == vehicle_id))
 
 
-def _served_by_portal(portal, key: str) -> tuple[int, int, int]:  # noqa: ANN001
+def _served_by_portal(portal, key: str) -> tuple[int, int, int]:
     """The categories (groups and drawings), part rows and pictures the portal serves for the vehicle: a drawing whose
     link names one position serves that position's rows only."""
     vehicle = portal.catalog.vehicle(key)
@@ -128,7 +128,7 @@ def _served_by_portal(portal, key: str) -> tuple[int, int, int]:  # noqa: ANN001
     return categories + drawings, rows, drawings
 
 
-def test_a_session_made_on_one_node_works_on_the_other(cluster):  # noqa: ANN001
+def test_a_session_made_on_one_node_works_on_the_other(cluster):
     a, b = cluster.nodes["a"], cluster.nodes["b"]
     client = Client()
     signed = _sign_up(client, a)
@@ -144,7 +144,7 @@ def test_a_session_made_on_one_node_works_on_the_other(cluster):  # noqa: ANN001
     assert kept.call(a, "GET", "/api/auth/get-session").json() is None  # ended on B, ended on A
 
 
-def test_the_sign_in_limit_counts_the_attempts_made_on_both_nodes(cluster):  # noqa: ANN001
+def test_the_sign_in_limit_counts_the_attempts_made_on_both_nodes(cluster):
     a, b = cluster.nodes["a"], cluster.nodes["b"]
     guesser, target = Client(), "hedef@example.com"
     for attempt in range(SIGN_IN_LIMIT):
@@ -163,14 +163,14 @@ def _wrong_sign_in(client: Client, node: Node, email: str) -> int:
     return client.call(node, "POST", "/api/auth/sign-in/email", json=body).status_code
 
 
-def test_six_dealers_decoding_one_new_vin_on_both_nodes_get_one_vehicle_from_one_call_per_upstream(cluster, shared):  # noqa: ANN001
+def test_six_dealers_decoding_one_new_vin_on_both_nodes_get_one_vehicle_from_one_call_per_upstream(cluster, shared):
     a, b = cluster.nodes["a"], cluster.nodes["b"]
     nodes = [(a, b)[index % 2] for index in range(DEALERS)]
     dealers = [_dealer_with_trial(node, other) for node, other in zip(nodes, reversed(nodes), strict=True)]
     assert cluster.upstreams.vin_calls() == {"catapi": 0, "scrape": 0, "portal": 0, "vpic": 0}
     start = threading.Barrier(DEALERS)
 
-    def decode(dealer: Client, node: Node):  # noqa: ANN202
+    def decode(dealer: Client, node: Node):
         start.wait()
         return dealer.call(node, "POST", "/api/vehicles/decode", json={"vin": VIN_BMW})
 
@@ -190,7 +190,7 @@ def test_six_dealers_decoding_one_new_vin_on_both_nodes_get_one_vehicle_from_one
     shared["dealers"], shared["bmw"] = dealers, vehicles.pop()
 
 
-def test_the_new_vehicles_catalog_is_stored_once(cluster, shared):  # noqa: ANN001
+def test_the_new_vehicles_catalog_is_stored_once(cluster, shared):
     dealer, vehicle_id = shared["dealers"][0], shared["bmw"]
     _wait_for_catalog(dealer, cluster.nodes["a"], vehicle_id)
 
@@ -204,7 +204,7 @@ def test_the_new_vehicles_catalog_is_stored_once(cluster, shared):  # noqa: ANN0
     assert _stored(cluster, vehicle_id) == _served_by_portal(cluster.upstreams.portal, "bmw-3-f30")
 
 
-def test_two_schedulers_enqueue_each_periodic_job_once_per_period(cluster):  # noqa: ANN001
+def test_two_schedulers_enqueue_each_periodic_job_once_per_period(cluster):
     first = cluster.ready_at.replace(second=0, microsecond=0) + timedelta(minutes=1)
     periods = [first + timedelta(minutes=index) for index in range(PERIODS)]
     wait_until(lambda: datetime.now(UTC) > periods[-1] + RUN_WITHIN, 200, f"{PERIODS} periods have passed")
@@ -228,7 +228,7 @@ def _runs_by_function(connection: redis.Redis) -> dict[str, list[datetime]]:
     return runs
 
 
-def test_each_sign_ups_mails_are_sent_once(cluster):  # noqa: ANN001
+def test_each_sign_ups_mails_are_sent_once(cluster):
     expected = set(signed_up)
     assert len(expected) == DEALERS + 1
     mailbox = cluster.mailbox
@@ -265,7 +265,7 @@ def _verification_links(mailbox: MailBox) -> dict[str, str]:
     return links
 
 
-def test_when_a_node_dies_the_other_answers_and_its_worker_stores_a_new_catalog(cluster, shared):  # noqa: ANN001
+def test_when_a_node_dies_the_other_answers_and_its_worker_stores_a_new_catalog(cluster, shared):
     a, b = cluster.nodes["a"], cluster.nodes["b"]
     gone = a.kill()
     assert len(gone) >= 5  # the launcher, gunicorn's master and workers, the RQ worker, the scheduler

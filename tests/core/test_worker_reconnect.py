@@ -31,7 +31,7 @@ def process_env(tmp_path: Path, redis_url: str) -> dict[str, str]:
 
 
 @pytest.fixture
-def start(tmp_path, redis_server):  # noqa: ANN001, ANN201, F811
+def start(tmp_path, redis_server):  # noqa: F811
     """Start `python worker.py *args` on the test's Redis; stopped at the end."""
     started = []
 
@@ -50,7 +50,7 @@ def runs(path: Path) -> list[str]:
     return sorted(path.read_text().split()) if path.exists() else []
 
 
-def enqueue(server, path: Path, label: str) -> None:  # noqa: ANN001
+def enqueue(server, path: Path, label: str) -> None:
     Queue("default", connection=server.client()).enqueue(
         "tests.support.outage_jobs.note", str(path), label, job_id=f"outage-{label}"
     )

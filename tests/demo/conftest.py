@@ -19,7 +19,7 @@ from tests.billing.conftest import billing_catalog, make_subscription  # noqa: F
 from tests.vehicles.conftest import dealer, decode_vin  # noqa: F401 - fixtures used here
 
 
-def upstream_calls(upstreams) -> tuple[int, int, int, int]:  # noqa: ANN001
+def upstream_calls(upstreams) -> tuple[int, int, int, int]:
     """Every request each sandbox has answered since the test began (catapi, portal, scrape, vPIC)."""
     return (
         len(upstreams.catapi.calls()),
@@ -41,7 +41,7 @@ class StoredGolf:
 
 
 @pytest.fixture
-def golf(app, upstreams, billing_catalog, monkeypatch):  # noqa: ANN001, ANN201, F811
+def golf(app, upstreams, billing_catalog, monkeypatch):  # noqa: F811
     """The catapi Golf stored as the demo vehicle (DEMO_VEHICLE_ID), with its roots and its first branch down to a
     leaf (parts, schema picture, hotspots) stored; the rest of the tree is not."""
     vehicle_id = seed.store_vehicle(VIN_GOLF)
@@ -69,7 +69,7 @@ class TurkishCatalog:
 
 
 @pytest.fixture
-def turkish_catalog(app, monkeypatch):  # noqa: ANN001, ANN201
+def turkish_catalog(app, monkeypatch):
     """A small stored catalog with Turkish names, as the portal gives them, set as the demo vehicle."""
     vehicle = Vehicle(
         vin="NM0DEMO0000000001", brand_name="Ford", model="Focus", year=2019, engine="1.5 TDCi", source="portal"
@@ -99,7 +99,7 @@ def turkish_catalog(app, monkeypatch):  # noqa: ANN001, ANN201
 
 
 @pytest.fixture
-def other_vehicles_category(app) -> int:  # noqa: ANN001
+def other_vehicles_category(app) -> int:
     """A category of another stored vehicle: what the demo's id guard must refuse."""
     other = Vehicle(vin="WBA8E9G50GNU00004", brand_name="BMW", model="3 Serisi", source="portal")
     db.session.add(other)

@@ -13,13 +13,13 @@ from tests.demo.conftest import upstream_calls
 EN = {"Accept-Language": "en"}
 
 
-def get(client, path: str, **kwargs) -> dict:  # noqa: ANN001, ANN003
+def get(client, path: str, **kwargs) -> dict:
     response = client.get(path, **kwargs)
     assert response.status_code == 200, response.get_json()
     return response.get_json()
 
 
-def error_of(response) -> tuple[int, str, str]:  # noqa: ANN001
+def error_of(response) -> tuple[int, str, str]:
     body = response.get_json()["error"]
     return response.status_code, body["code"], body["message"]
 
@@ -74,7 +74,7 @@ def test_search_finds_stored_parts_and_categories_across_the_tree(client, golf):
     assert found["parts"] and all(part["leaf"]["id"] == golf.leaf for part in found["parts"])
 
 
-def first_part_word(golf) -> str:  # noqa: ANN001
+def first_part_word(golf) -> str:
     return store.parts(golf.leaf)[0].name.split()[0].rstrip(",")
 
 
@@ -101,10 +101,10 @@ def test_no_endpoint_ever_calls_an_upstream_even_for_a_category_not_stored(clien
 
 
 @pytest.fixture
-def no_store_reads(monkeypatch):  # noqa: ANN001, ANN201
+def no_store_reads(monkeypatch):
     """Fail on any read of the stored tree (the guard must refuse before one)."""
 
-    def refuse(*_args, **_kwargs):  # noqa: ANN002, ANN003, ANN202
+    def refuse(*_args, **_kwargs):
         raise AssertionError("the stored tree was read before the category id was checked")
 
     for name in ("roots", "children", "parts", "ancestors", "picture_of", "thumbnails", "illustration_index", "counts"):
@@ -168,7 +168,7 @@ def test_with_no_vehicle_id_the_vehicle_of_demo_vin_is_the_demo(app, client, gol
 # --- Turkish search ------------------------------------------------------------------------------------------------
 
 
-def search(client, query: str) -> dict:  # noqa: ANN001
+def search(client, query: str) -> dict:
     found = get(client, "/api/demo/categories/search", query_string={"q": query})
     found.pop("query")
     return found

@@ -172,7 +172,7 @@ def test_a_call_to_register_goes_to_the_registration_page(client, placement):
 
 
 @pytest.fixture
-def observed(make_app, posthog, turkish_catalog):  # noqa: ANN001, ANN201
+def observed(make_app, posthog, turkish_catalog):
     """A client of an app that sends its analytics events to the fake PostHog server, on the hand-made demo."""
     app = make_app(
         POSTHOG_API_KEY="phc_test",
@@ -183,7 +183,7 @@ def observed(make_app, posthog, turkish_catalog):  # noqa: ANN001, ANN201
     return app.test_client()
 
 
-def properties_of(posthog, event: str) -> list[dict]:  # noqa: ANN001
+def properties_of(posthog, event: str) -> list[dict]:
     return [
         {key: value for key, value in item["properties"].items() if not key.startswith("$")}
         for item in posthog.named(event)

@@ -20,7 +20,7 @@ from tests.demo.conftest import upstream_calls
 
 
 @pytest.fixture
-def seeding(app, upstreams, billing_catalog, monkeypatch):  # noqa: ANN001, ANN201
+def seeding(app, upstreams, billing_catalog, monkeypatch):
     """The seed step's settings as `make run` has them: no DEMO_VEHICLE_ID, the sandbox Golf, catapi the sandbox."""
     monkeypatch.setitem(app.config, "DEMO_VEHICLE_ID", None)
     monkeypatch.setitem(app.config, "DEMO_VIN", VIN_GOLF)
@@ -32,7 +32,7 @@ def vehicles_of(vin: str) -> list[Vehicle]:
     return list(db.session.scalars(sa.select(Vehicle).where(Vehicle.vin == vin)))
 
 
-def car_lookups(upstreams) -> int:  # noqa: ANN001
+def car_lookups(upstreams) -> int:
     return upstreams.vin_calls()["catapi"]  # a call bounced for a token the sandbox forgot is retried: counted once
 
 

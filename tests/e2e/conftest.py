@@ -18,7 +18,7 @@ CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 
 
 @pytest.fixture
-def live_server(app):  # noqa: ANN001, ANN201
+def live_server(app):
     server = LoopbackServer(app, name="live-server").start()
     yield server.url
     server.stop()
@@ -32,7 +32,7 @@ def require_chromium() -> None:
         pytest.skip(f"browser tests need Chromium at {CHROMIUM} (apt-get install chromium chromium-driver)")
 
 
-def launch(playwright):  # noqa: ANN001, ANN201
+def launch(playwright):
     return playwright.chromium.launch(
         executable_path=CHROMIUM,
         args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"],
@@ -40,7 +40,7 @@ def launch(playwright):  # noqa: ANN001, ANN201
 
 
 @pytest.fixture
-def page():  # noqa: ANN201
+def page():
     require_chromium()
     from playwright.sync_api import sync_playwright
 
@@ -57,7 +57,7 @@ def page():  # noqa: ANN201
 
 
 @pytest.fixture
-def card_live_server(make_app, stripe_sandbox):  # noqa: ANN001, ANN201
+def card_live_server(make_app, stripe_sandbox):
     """A live server whose checkouts go to the sandbox, and whose webhook the sandbox calls back."""
     app = make_app(
         STRIPE_SECRET_KEY="sk_test_e2e",
@@ -78,7 +78,7 @@ def card_live_server(make_app, stripe_sandbox):  # noqa: ANN001, ANN201
 
 
 @pytest.fixture
-def catalog_server(make_app, upstreams, tmp_path):  # noqa: ANN001, ANN201
+def catalog_server(make_app, upstreams, tmp_path):
     """A live server on the sandboxes with its own picture storage, and a committed dealer with a Full plan."""
     app = make_app(**upstreams.settings, STORAGE_DIR=str(tmp_path / "storage"))
     with committed_dealer(app) as dealer:

@@ -186,7 +186,7 @@ class Site:
     cookies: dict[str, str]
     values: dict[str, Any] = field(default_factory=dict)
 
-    def become(self, tab, role: str) -> None:  # noqa: ANN001
+    def become(self, tab, role: str) -> None:
         """The tab's context signed in as `role` (a visitor: signed out)."""
         if tab.role == role:
             return
@@ -235,7 +235,7 @@ def browser() -> Iterator[Any]:
 
 
 @pytest.fixture(scope="module")
-def site(app, base_config, _upstream_sandboxes, tmp_path_factory, browser) -> Iterator[Site]:  # noqa: ANN001
+def site(app, base_config, _upstream_sandboxes, tmp_path_factory, browser) -> Iterator[Site]:
     folder = tmp_path_factory.mktemp("accessibility")
     catcher = MailCatcher(folder / "mailbox").start()
     _upstream_sandboxes.reset()
@@ -261,7 +261,7 @@ def site(app, base_config, _upstream_sandboxes, tmp_path_factory, browser) -> It
         _upstream_sandboxes.reset()
 
 
-def seed_pages(app: Flask, dealer, admin_email: str) -> tuple[dict[str, Any], dict[str, str]]:  # noqa: ANN001
+def seed_pages(app: Flask, dealer, admin_email: str) -> tuple[dict[str, Any], dict[str, str]]:
     """The demo's Golf, an admin, a payment, a changelog entry and a delivered mail; the sessions of both users."""
     demo_vehicle = demo_seed.store_vehicle(VIN_GOLF)
     demo_leaf = store_first_branch(demo_vehicle)
@@ -294,7 +294,7 @@ def seed_pages(app: Flask, dealer, admin_email: str) -> tuple[dict[str, Any], di
     return values, signed
 
 
-def walk_a_dealer_s_day(browser, site: Site) -> None:  # noqa: ANN001
+def walk_a_dealer_s_day(browser, site: Site) -> None:
     """Decode the Golf, open its oil filter drawing and browse two makes without a VIN, noting the ids on the way."""
     context = browser.new_context(locale="tr-TR", viewport=DESKTOP)
     try:
@@ -345,7 +345,7 @@ def number_in(text: str, pattern: str = r"/categories/(\d+)") -> int:
     return int(re.search(pattern, text).group(1))
 
 
-def remove_seeded(app: Flask, dealer, admin_email: str) -> None:  # noqa: ANN001
+def remove_seeded(app: Flask, dealer, admin_email: str) -> None:
     """What seed_pages added; committed_dealer removes the dealer, its vehicles and its decodes."""
     with app.app_context():
         db.session.execute(sa.delete(Payment).where(Payment.user_id == dealer.id))
@@ -357,7 +357,7 @@ def remove_seeded(app: Flask, dealer, admin_email: str) -> None:  # noqa: ANN001
 
 
 @pytest.fixture(scope="module", params=list(VIEWPORTS))
-def tab(request, browser, site) -> Iterator[Any]:  # noqa: ANN001
+def tab(request, browser, site) -> Iterator[Any]:
     context = browser.new_context(locale="tr-TR", **VIEWPORTS[request.param])
     page = context.new_page()
     page.role = "visitor"

@@ -28,7 +28,7 @@ TOKEN = "internal-e2e-token"
 
 
 @pytest.fixture
-def admin(catalog_server):  # noqa: ANN001, ANN201
+def admin(catalog_server):
     """A committed admin and a few decode log rows, removed afterwards."""
     _url, _dealer, app = catalog_server
     email = f"yonetici-{uuid.uuid4().hex[:8]}@example.com"
@@ -69,7 +69,7 @@ def test_an_admin_sees_the_dashboard_charts_drawn(catalog_server, admin, page):
 
 
 @pytest.fixture
-def founder_trail(catalog_server):  # noqa: ANN001, ANN201
+def founder_trail(catalog_server):
     """The audit entries the founder's calls of a test commit, removed afterwards."""
     yield
     _url, _dealer, app = catalog_server

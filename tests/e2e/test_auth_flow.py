@@ -13,18 +13,18 @@ PASSWORD = "fren-balatasi-7"
 TWENTY_NINE_DAYS = 29 * 24 * 3600
 
 
-def session_cookie(page) -> dict | None:  # noqa: ANN001
+def session_cookie(page) -> dict | None:
     return next((cookie for cookie in page.context.cookies() if cookie["name"] == COOKIE_NAME), None)
 
 
-def expect_signed_out(page) -> None:  # noqa: ANN001
+def expect_signed_out(page) -> None:
     header = page.locator(".site-header")
     assert header.get_by_role("link", name="Giriş yap").is_visible()
     assert header.get_by_role("button", name="Çıkış yap").count() == 0
     assert session_cookie(page) is None
 
 
-def sign_out(page, live_server: str) -> None:  # noqa: ANN001
+def sign_out(page, live_server: str) -> None:
     page.locator(".site-header").get_by_role("button", name="Çıkış yap").click()
     page.wait_for_url(live_server + "/")
 

@@ -22,7 +22,7 @@ def test_from_the_makes_to_a_clio_drawing_with_its_parts_in_under_ten_clicks(cat
     page.goto(url + "/browse")
     clicks = 0
 
-    def click(locator) -> None:  # noqa: ANN001
+    def click(locator) -> None:
         nonlocal clicks
         clicks += 1
         locator.click()

@@ -12,7 +12,7 @@ from tests.e2e.test_vin_search import sign_in, vin_live_server  # noqa: F401 - t
 pytestmark = [pytest.mark.e2e, pytest.mark.no_isolation]
 
 
-def choose(page, url: str, number: int) -> str:  # noqa: ANN001
+def choose(page, url: str, number: int) -> str:
     """Press the candidate's choose button and wait for its vehicle page; returns that page's path."""
     candidates = page.locator(".candidate-list .candidate")
     expect(candidates).to_have_count(2, timeout=15_000)

@@ -30,7 +30,7 @@ SMALLEST_HOTSPOT_AT_LEAST = """(least) => [...document.querySelectorAll(".hotspo
 })"""
 
 
-def screenshot(page, name: str) -> None:  # noqa: ANN001
+def screenshot(page, name: str) -> None:
     folder = os.environ.get("SCREENSHOTS")
     if folder:
         page.screenshot(path=str(Path(folder) / name))
@@ -53,7 +53,7 @@ def relative(spot: dict, picture: dict) -> tuple[float, float]:
     )
 
 
-def settle(page) -> None:  # noqa: ANN001
+def settle(page) -> None:
     """Waits until the picture's box stops moving: panzoom animates every zoom, pan and reset."""
     page.wait_for_function(
         """() => new Promise((resolve) => {

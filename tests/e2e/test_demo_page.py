@@ -42,7 +42,7 @@ def store_first_branch(vehicle_id: int) -> int:
 
 
 @pytest.fixture
-def demo_server(make_app, upstreams, tmp_path):  # noqa: ANN001, ANN201
+def demo_server(make_app, upstreams, tmp_path):
     """A live server whose demo is the sandbox Golf with its first branch stored; everything is removed afterwards."""
     app = make_app(**upstreams.settings, STORAGE_DIR=str(tmp_path / "storage"))
     with committed_dealer(app):  # seeds the brands, and deletes the vehicles stored here at the end

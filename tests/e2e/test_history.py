@@ -12,7 +12,7 @@ from tests.e2e.test_vehicle_page import open_branch, open_golf
 pytestmark = [pytest.mark.e2e, pytest.mark.no_isolation]
 
 
-def test_back_and_forward_through_the_catalog_show_each_page_without_csp_errors(catalog_server, page):  # noqa: F811
+def test_back_and_forward_through_the_catalog_show_each_page_without_csp_errors(catalog_server, page):
     url, dealer, _app = catalog_server
     vehicle_url = open_golf(page, url, dealer)
     open_branch(page, "Motor")
@@ -43,7 +43,7 @@ def test_back_and_forward_through_the_catalog_show_each_page_without_csp_errors(
     assert page.evaluate("document.querySelectorAll('style, [style]').length") == 0
 
 
-def test_back_and_forward_through_vin_previews_show_each_vin(catalog_server, page):  # noqa: F811
+def test_back_and_forward_through_vin_previews_show_each_vin(catalog_server, page):
     url, dealer, _app = catalog_server
     open_golf(page, url, dealer)
     page.goto(url + "/vin/preview")

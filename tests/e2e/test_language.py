@@ -19,7 +19,7 @@ def test_switching_the_language_changes_the_tree_and_the_parts(catalog_server, p
     url, dealer, _app = catalog_server
     browser = page.context.browser
     context = browser.new_context(locale="en-US", viewport=DESKTOP)  # an English browser, as dealers' often are
-    page = context.new_page()  # noqa: PLW2901 - the English browser's tab from here on
+    page = context.new_page()  # the English browser's tab from here on
     vehicle_url = open_golf(page, url, dealer)
     tree, main = page.locator("#catalog-tree"), page.locator("#catalog-main")
 

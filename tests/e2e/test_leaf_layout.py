@@ -17,7 +17,7 @@ PHONES = ({"width": 390, "height": 844}, {"width": 360, "height": 740})
 DRAWER_MAX_WIDTH = 832  # app.css: the tree is a drawer up to 52rem
 
 
-def open_oil_filter(page, url: str, dealer) -> None:  # noqa: ANN001
+def open_oil_filter(page, url: str, dealer) -> None:
     vehicle_url = open_golf(page, url, dealer)
     if page.viewport_size["width"] <= DRAWER_MAX_WIDTH:  # a phone: the tree is a drawer (not judged by the button's
         page.locator("[data-drawer-open]").click()  # visibility: before the stylesheet applies, it shows everywhere)
@@ -30,7 +30,7 @@ def open_oil_filter(page, url: str, dealer) -> None:  # noqa: ANN001
     page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=picture.element_handle())
 
 
-def box(page, selector: str) -> dict:  # noqa: ANN001
+def box(page, selector: str) -> dict:
     return page.locator(selector).first.bounding_box()
 
 

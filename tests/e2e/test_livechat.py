@@ -27,14 +27,14 @@ document.addEventListener("securitypolicyviolation", function (event) {
 
 
 @pytest.fixture
-def livechat_host():  # noqa: ANN201
+def livechat_host():
     fake = FakeLivechat(widget_path="/embed/hesap-42.js")
     yield fake
     fake.stop()
 
 
 @pytest.fixture
-def livechat_server(make_app, livechat_host):  # noqa: ANN001, ANN201
+def livechat_server(make_app, livechat_host):
     app = make_app(
         LIVECHAT_HOST=livechat_host.url, LIVECHAT_WIDGET_PATH=livechat_host.widget_path, LIVECHAT_IDENTITY_SECRET=SECRET
     )
@@ -42,7 +42,7 @@ def livechat_server(make_app, livechat_host):  # noqa: ANN001, ANN201
         yield served
 
 
-def chat_frame(page):  # noqa: ANN001, ANN201
+def chat_frame(page):
     frame = page.locator("iframe#fake-livechat")
     expect(frame).to_be_attached()
     expect(page.frame_locator("iframe#fake-livechat").locator("#greeting")).to_contain_text("Merhaba")

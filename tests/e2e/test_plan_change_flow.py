@@ -14,13 +14,13 @@ pytestmark = [pytest.mark.e2e, pytest.mark.no_isolation]
 BRANDS = ("Audi", "BMW", "Fiat")
 
 
-def give_trio_plan(app, email: str) -> None:  # noqa: ANN001
+def give_trio_plan(app, email: str) -> None:
     with app.app_context():
         commit_active_plan(db.session.scalar(sa.select(User).where(User.email == email)), "trio", BRANDS, days_left=20)
         db.session.remove()
 
 
-def plan_card(page, name: str):  # noqa: ANN001, ANN201
+def plan_card(page, name: str):
     return page.locator("section.plan-card", has=page.get_by_role("heading", name=name))
 
 

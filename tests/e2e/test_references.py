@@ -14,7 +14,7 @@ from tests.e2e.test_vehicle_page import open_golf
 pytestmark = [pytest.mark.e2e, pytest.mark.no_isolation]
 
 
-def open_picture(page, url: str, vehicle_id: str, path: list[str], code: str) -> int:  # noqa: ANN001
+def open_picture(page, url: str, vehicle_id: str, path: list[str], code: str) -> int:
     """Walk the tree through the API, as the signed-in browser, down to the picture `code` only; its category id."""
     api = f"{url}/api/vehicles/{vehicle_id}/categories"
     level = page.request.get(api).json()["categories"]

@@ -28,7 +28,7 @@ REFEREE = f"cirak-{TAG}@example.com"
 
 
 @pytest.fixture
-def mail_server(make_app, tmp_path):  # noqa: ANN001, ANN201
+def mail_server(make_app, tmp_path):
     """A live server whose mail goes to an SMTP catcher; a committed referrer and admin, removed afterwards."""
     catcher = MailCatcher(tmp_path / "mailbox").start()
     app = make_app(MAIL_URL=catcher.url, MAILBOX_DIR=str(tmp_path / "mailbox"))
@@ -54,7 +54,7 @@ def mail_server(make_app, tmp_path):  # noqa: ANN001, ANN201
             redis_store.client.flushdb()
 
 
-def sign_in_as(page, url: str, email: str) -> None:  # noqa: ANN001
+def sign_in_as(page, url: str, email: str) -> None:
     page.goto(url + "/login")
     page.get_by_label("E-posta").fill(email)
     page.get_by_label("Şifre").fill(PASSWORD)
@@ -62,7 +62,7 @@ def sign_in_as(page, url: str, email: str) -> None:  # noqa: ANN001
     page.wait_for_url(url + "/")
 
 
-def confirmed_count(page, url: str) -> str:  # noqa: ANN001
+def confirmed_count(page, url: str) -> str:
     page.goto(url + "/account/referrals")
     return page.locator("#referral-qualified").inner_text()
 

@@ -18,20 +18,20 @@ from tests.e2e.test_vin_search import sign_in
 pytestmark = [pytest.mark.e2e, pytest.mark.no_isolation]
 
 
-def copies_of(app, dealer) -> list[str]:  # noqa: ANN001
+def copies_of(app, dealer) -> list[str]:
     with app.app_context():
         codes = list(db.session.scalars(sa.select(OemCopy.oem_code).where(OemCopy.user_id == dealer.id)))
         db.session.remove()
     return codes
 
 
-def open_branch(page, name: str) -> None:  # noqa: ANN001
+def open_branch(page, name: str) -> None:
     toggle = page.get_by_role("button", name=f"{name} alt grupları")
     toggle.click()
     expect(toggle).to_have_attribute("aria-expanded", "true")
 
 
-def open_golf(page, url: str, dealer) -> str:  # noqa: ANN001
+def open_golf(page, url: str, dealer) -> str:
     """Sign in, find the Golf by its VIN and land on its page; the page's address."""
     sign_in(page, url, dealer)
     page.goto(url + "/vin")

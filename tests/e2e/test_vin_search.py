@@ -12,14 +12,14 @@ pytestmark = [pytest.mark.e2e, pytest.mark.no_isolation]
 
 
 @pytest.fixture
-def vin_live_server(make_app, upstreams):  # noqa: ANN001, ANN201
+def vin_live_server(make_app, upstreams):
     """A live server whose decode sources are the sandboxes, and a committed dealer with a Full plan on it."""
     app = make_app(**upstreams.settings)
     with served_dealer(app) as served:
         yield served
 
 
-def sign_in(page, url: str, dealer) -> None:  # noqa: ANN001
+def sign_in(page, url: str, dealer) -> None:
     page.goto(url + "/login")
     page.get_by_label("E-posta").fill(dealer.email)
     page.get_by_label("Şifre").fill(dealer.password)

@@ -23,16 +23,16 @@ PREFIX = "/api/internal/admin/users"
 
 
 @pytest.fixture(autouse=True)
-def _internal_token(app, monkeypatch):  # noqa: ANN001
+def _internal_token(app, monkeypatch):
     monkeypatch.setitem(app.config, "INTERNAL_API_TOKEN", TOKEN)
 
 
-def call(client, user_id, action: str, body: dict | None = BODY, token: str | None = TOKEN):  # noqa: ANN001, ANN201
+def call(client, user_id, action: str, body: dict | None = BODY, token: str | None = TOKEN):
     headers = {AUTH_HEADER: token} if token else {}
     return client.post(f"{PREFIX}/{user_id}/{action}", json=body, headers=headers)
 
 
-def sessions_of(user) -> int:  # noqa: ANN001
+def sessions_of(user) -> int:
     return db.session.scalar(sa.select(sa.func.count()).select_from(AuthSession).where(AuthSession.user_id == user.id))
 
 

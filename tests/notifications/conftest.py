@@ -24,7 +24,7 @@ class ScriptedHandler(MailboxHandler):
         self.delay = delay
         self.tries = 0
 
-    async def handle_DATA(self, server, session, envelope) -> str:  # noqa: ANN001, N802
+    async def handle_DATA(self, server, session, envelope) -> str:  # noqa: N802
         self.tries += 1
         if self.delay:
             await asyncio.sleep(self.delay)
@@ -44,7 +44,7 @@ class Smtp:
 
 
 @pytest.fixture
-def smtp(app, monkeypatch, tmp_path) -> Iterator[Callable[..., Smtp]]:  # noqa: ANN001
+def smtp(app, monkeypatch, tmp_path) -> Iterator[Callable[..., Smtp]]:
     """`smtp(answers=(...), delay=...)`: start the server and point the app at it (retries at once, 3 attempts)."""
     started: list[MailCatcher] = []
 

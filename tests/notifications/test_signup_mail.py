@@ -26,7 +26,7 @@ EMAIL = "mail.test@example.com"
 
 
 @pytest.fixture
-def clean(app) -> Iterator[None]:  # noqa: ANN001
+def clean(app) -> Iterator[None]:
     """Committed rows of these tests removed afterwards, and Redis emptied around them."""
     with app.app_context():
         redis_store.client.flushdb()

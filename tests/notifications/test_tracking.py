@@ -20,11 +20,11 @@ SECRET = "tracking-test-secret"
 
 
 @pytest.fixture
-def tracked(app, monkeypatch):  # noqa: ANN001
+def tracked(app, monkeypatch):
     monkeypatch.setitem(app.config, "TRACKING_SECRET", SECRET)
 
 
-def sign_up(client) -> None:  # noqa: ANN001
+def sign_up(client) -> None:
     body = {"name": "İzlenen Bayi", "email": "izlenen@example.com", "password": "yedek-parca-2026"}
     assert client.post("/api/auth/sign-up/email", json=body).status_code == 201
 

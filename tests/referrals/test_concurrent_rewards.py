@@ -21,7 +21,7 @@ REFERRER = "usta.eszamanli@example.com"
 
 
 @pytest.fixture
-def referees(app, create_user):  # noqa: ANN001, ANN201
+def referees(app, create_user):
     """A referrer with one qualified referral and five pending ones; each pending referee's verification token."""
     with app.app_context():
         redis_store.client.flushdb()

@@ -14,7 +14,7 @@ from app.referrals.models import Referral, ReferralReward
 from tests.conftest import PASSWORD, SITE, csrf_token_from, link_token, outbox
 
 
-def sign_up(client, email: str, code: str | None, name: str = "Yeni Bayi", ip: str = "127.0.0.1"):  # noqa: ANN001, ANN201
+def sign_up(client, email: str, code: str | None, name: str = "Yeni Bayi", ip: str = "127.0.0.1"):
     """Sign up through the API from `ip` (each dealer from their own shop: the sign-up limit counts per address)."""
     body = {"name": name, "email": email, "password": "yedek-parca-2026"}
     if code is not None:
@@ -22,12 +22,12 @@ def sign_up(client, email: str, code: str | None, name: str = "Yeni Bayi", ip: s
     return client.post("/api/auth/sign-up/email", json=body, headers=SITE, environ_base={"REMOTE_ADDR": ip})
 
 
-def verify(client, email: str) -> None:  # noqa: ANN001
+def verify(client, email: str) -> None:
     mail = next(mail for mail in reversed(outbox("verify_email")) if mail.to_address == email)
     assert client.get(f"/api/auth/verify-email?token={link_token(mail.body_text)}").status_code == 200
 
 
-def stats(client, email: str) -> dict:  # noqa: ANN001
+def stats(client, email: str) -> dict:
     client.post("/api/auth/sign-in/email", json={"email": email, "password": PASSWORD}, headers=SITE)
     return client.get("/api/referrals/stats").get_json()
 

@@ -20,7 +20,7 @@ def _primary_keys(table: sa.Table) -> set[tuple]:
 
 
 @pytest.fixture(scope="module")
-def database_snapshot(app) -> Iterator[None]:  # noqa: ANN001
+def database_snapshot(app) -> Iterator[None]:
     """Delete afterwards every row the run committed (sign-ups, sessions, decodes, payments...), children first."""
     with app.app_context():
         before = {table.name: _primary_keys(table) for table in db.metadata.sorted_tables}

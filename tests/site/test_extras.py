@@ -88,13 +88,13 @@ def test_the_livechat_identity_is_the_user_id_s_hmac_and_nothing_without_a_secre
 class Collector(BaseHTTPRequestHandler):
     received: list[tuple[str, bytes]] = []
 
-    def do_POST(self) -> None:  # noqa: N802
+    def do_POST(self) -> None:
         body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
         Collector.received.append((self.path, body))
         self.send_response(200)
         self.end_headers()
 
-    def log_message(self, *_args) -> None:  # noqa: ANN002
+    def log_message(self, *_args) -> None:
         pass
 
 

@@ -36,7 +36,7 @@ from tests.site.conftest import live_server_app
 from tests.support.payments import WEBHOOK_SECRET
 
 PACKAGE = "parcabul_generated_client"
-INTERNAL_TOKEN = "generated-client-internal-token"  # noqa: S105 - a test value
+INTERNAL_TOKEN = "generated-client-internal-token"
 FOUNDER = {"founder_id": "kurucu-1", "reason": "Müşteri talebi"}
 
 
@@ -135,7 +135,7 @@ class GeneratedApi:
 
 
 @pytest.fixture(scope="module")
-def api(app, tmp_path_factory) -> Iterator[GeneratedApi]:  # noqa: ANN001
+def api(app, tmp_path_factory) -> Iterator[GeneratedApi]:
     """Generate the client from the served document (offline, with no formatter run over it) and import it."""
     document = app.test_client().get("/api/openapi.json").get_json()
     directory = tmp_path_factory.mktemp("generated-client")
@@ -168,7 +168,7 @@ class Live:
 
 
 @pytest.fixture(scope="module")
-def live(app, base_config, _upstream_sandboxes, database_snapshot) -> Iterator[Live]:  # noqa: ANN001
+def live(app, base_config, _upstream_sandboxes, database_snapshot) -> Iterator[Live]:
     """The product on a loopback port, on the upstream and card sandboxes, committing for real (cleaned up after)."""
     stripe = StripeSandbox(webhook_secret=WEBHOOK_SECRET).start()
     server_app = live_server_app(base_config, _upstream_sandboxes.settings, stripe.url, INTERNAL_TOKEN)
@@ -233,7 +233,7 @@ def brand_ids(api: GeneratedApi, url: str, *names: str) -> list[int]:
 
 
 @pytest.mark.no_isolation
-def test_a_dealers_day_through_the_generated_client(api, live):  # noqa: ANN001
+def test_a_dealers_day_through_the_generated_client(api, live):
     url = live.url
     dealer = sign_up(api, url, "Oto Parça Ahmet")
     assert api.call(dealer, "auth.api.get_session").user.name == "Oto Parça Ahmet"
@@ -338,7 +338,7 @@ def run_default_queue() -> None:
 
 
 @pytest.mark.no_isolation
-def test_the_founders_day_through_the_generated_client(api, live):  # noqa: ANN001
+def test_the_founders_day_through_the_generated_client(api, live):
     founder = api.founder(live.url)
     token = {"x_internal_token": INTERNAL_TOKEN}
     actor = api.model("ActorBody", **FOUNDER)
@@ -404,7 +404,7 @@ def subscription_operations(api: GeneratedApi, founder: Any, paid: uuid.UUID, tr
 
 
 @pytest.mark.no_isolation
-def test_an_admin_retries_and_deletes_with_bodiless_calls(api, live):  # noqa: ANN001
+def test_an_admin_retries_and_deletes_with_bodiless_calls(api, live):
     email = f"admin-{uuid.uuid4().hex[:8]}@example.com"
     with live.app.app_context():
         create_user(email=email, name="Yönetici", password=PASSWORD, role="admin", email_verified=True)

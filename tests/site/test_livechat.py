@@ -21,7 +21,7 @@ SECRET = "sohbet-gizli"
 
 
 @pytest.fixture
-def livechat(app, monkeypatch):  # noqa: ANN001, ANN201
+def livechat(app, monkeypatch):
     for name, value in {
         "LIVECHAT_HOST": HOST,
         "LIVECHAT_WS_HOST": WS_HOST,
@@ -31,7 +31,7 @@ def livechat(app, monkeypatch):  # noqa: ANN001, ANN201
         monkeypatch.setitem(app.config, name, value)
 
 
-def loaders(client, path: str) -> list:  # noqa: ANN001
+def loaders(client, path: str) -> list:
     response = client.get(path)
     assert response.status_code == 200
     return BeautifulSoup(response.get_data(as_text=True), "html.parser").select("script[data-livechat-src]")

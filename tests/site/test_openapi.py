@@ -143,7 +143,7 @@ class LiveApi:
 
 
 @pytest.fixture(scope="module")
-def live_api(app, base_config, _upstream_sandboxes, database_snapshot) -> Iterator[LiveApi]:  # noqa: ANN001
+def live_api(app, base_config, _upstream_sandboxes, database_snapshot) -> Iterator[LiveApi]:
     """A live server on the sandboxes, a dealer with a Full plan signed in, and the Golf decoded with its tree."""
     stripe = StripeSandbox(webhook_secret=WEBHOOK_SECRET).start()
     server_app = live_server_app(base_config, _upstream_sandboxes.settings, stripe.url, INTERNAL_TOKEN)
@@ -180,14 +180,14 @@ def _prepare(url: str, email: str) -> LiveApi:
 
 
 @pytest.fixture(scope="module")
-def api_schema(live_api: LiveApi):  # noqa: ANN201
+def api_schema(live_api: LiveApi):
     config = SchemathesisConfig.from_dict({"generation": {"mode": "positive", "deterministic": True}})
     schema = schemathesis.openapi.from_url(f"{live_api.url}/api/openapi.json", config=config)
     schema.config.update(base_url=live_api.url)
     return schema
 
 
-def _fixed_ids(operation, live_api: LiveApi) -> dict[str, int | str] | None:  # noqa: ANN001
+def _fixed_ids(operation, live_api: LiveApi) -> dict[str, int | str] | None:
     """Real rows for the ids, so the catalog and demo routes answer more than 404; a sandbox VIN that is not stored
     for the VIN in a path (the internal delete must not take the Golf the other routes read); another dealer's
     subscription for the founder's subscription calls."""
@@ -200,7 +200,7 @@ def _fixed_ids(operation, live_api: LiveApi) -> dict[str, int | str] | None:  # 
     return {name: value for name, value in ids.items() if f"{{{name}}}" in operation.path} or None
 
 
-def _check_operation(operation, live_api: LiveApi) -> None:  # noqa: ANN001
+def _check_operation(operation, live_api: LiveApi) -> None:
     # A change made with the cookie must come from the site and be JSON, body or not; the internal API needs its token.
     headers = {"Origin": live_api.url, "Content-Type": "application/json", "X-Internal-Token": INTERNAL_TOKEN}
 
@@ -213,7 +213,7 @@ def _check_operation(operation, live_api: LiveApi) -> None:  # noqa: ANN001
         suppress_health_check=list(HealthCheck),
     )
     @given(case=operation.as_strategy(path_parameters=_fixed_ids(operation, live_api)))
-    def run(case) -> None:  # noqa: ANN001
+    def run(case) -> None:
         response = case.call(headers=headers, cookies={COOKIE_NAME: live_api.cookie}, timeout=30)
         case.validate_response(response, checks=CHECKS, headers=headers)
 
@@ -221,7 +221,7 @@ def _check_operation(operation, live_api: LiveApi) -> None:  # noqa: ANN001
 
 
 @pytest.mark.no_isolation
-def test_the_api_keeps_to_its_document(api_schema, live_api, subtests):  # noqa: ANN001
+def test_the_api_keeps_to_its_document(api_schema, live_api, subtests):
     operations = [result.ok() for result in api_schema.get_all_operations()]
     assert len(operations) > 40
     for operation in operations:

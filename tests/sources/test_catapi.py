@@ -20,14 +20,14 @@ TIMEOUT_MS = 300
 
 
 @pytest.fixture(scope="module")
-def catapi_sandbox():  # noqa: ANN201
+def catapi_sandbox():
     server = CatapiSandbox(proxies=3).start()
     yield server
     server.stop()
 
 
 @pytest.fixture
-def upstream(catapi_sandbox):  # noqa: ANN001, ANN201
+def upstream(catapi_sandbox):
     catapi_sandbox.reset()
     yield catapi_sandbox
     catapi_sandbox.reset()
@@ -47,7 +47,7 @@ def settings_for(upstream: CatapiSandbox, base_urls: list[str] | None = None, re
 
 
 @pytest.fixture
-def source(upstream):  # noqa: ANN001, ANN201
+def source(upstream):
     with CatapiSource(settings_for(upstream)) as adapter:
         yield adapter
 
@@ -78,7 +78,7 @@ def test_settings_defaults_follow_the_spec():
 # --- VIN lookups ---------------------------------------------------------------------------------------------------
 
 
-def test_one_car(source):  # noqa: ANN001
+def test_one_car(source):
     result = source.lookup_vin(sandbox.VIN_GOLF)
     assert result.outcome is Outcome.ONE and result.source == "catapi"
     car = result.car
@@ -88,7 +88,7 @@ def test_one_car(source):  # noqa: ANN001
     assert car.parameters["engine"] == "1.6 TDI" and car.year == 2017
 
 
-def test_several_candidates(source):  # noqa: ANN001
+def test_several_candidates(source):
     result = source.lookup_vin(sandbox.VIN_COROLLA)
     assert result.outcome is Outcome.CANDIDATES
     assert {car.model for car in result.cars} == {"Corolla"}
@@ -96,7 +96,7 @@ def test_several_candidates(source):  # noqa: ANN001
 
 
 @pytest.mark.parametrize("vin", [sandbox.VIN_CLIO, sandbox.VIN_BMW, sandbox.VIN_HONDA, sandbox.VIN_UNKNOWN])
-def test_vins_catapi_does_not_know_give_no_car(source, vin):  # noqa: ANN001
+def test_vins_catapi_does_not_know_give_no_car(source, vin):
     result = source.lookup_vin(vin)
     assert result.outcome is Outcome.NONE and result.cars == () and result.error is None
 
@@ -104,13 +104,13 @@ def test_vins_catapi_does_not_know_give_no_car(source, vin):  # noqa: ANN001
 # --- proxies, retries and timeouts ---------------------------------------------------------------------------------
 
 
-def test_calls_rotate_round_robin_over_the_proxies(source, upstream):  # noqa: ANN001
+def test_calls_rotate_round_robin_over_the_proxies(source, upstream):
     for _ in range(3):
         source.lookup_vin(sandbox.VIN_GOLF)
     assert [call.server for call in api_calls(upstream)] == ["proxy-0", "proxy-1", "proxy-2"]
 
 
-def test_a_hanging_proxy_is_skipped_and_the_next_answers(source, upstream):  # noqa: ANN001
+def test_a_hanging_proxy_is_skipped_and_the_next_answers(source, upstream):
     upstream.faults = CatapiFaults(hanging_proxies=frozenset({0}), hang_seconds=1.0)
     result = source.lookup_vin(sandbox.VIN_GOLF)
     assert result.outcome is Outcome.ONE
@@ -118,13 +118,13 @@ def test_a_hanging_proxy_is_skipped_and_the_next_answers(source, upstream):  # n
     assert [call.server for call in api_calls(upstream)][-1] == "proxy-1"
 
 
-def test_a_failing_proxy_is_skipped(source, upstream):  # noqa: ANN001
+def test_a_failing_proxy_is_skipped(source, upstream):
     upstream.faults = CatapiFaults(failing_proxies=frozenset({0}))
     assert source.lookup_vin(sandbox.VIN_GOLF).outcome is Outcome.ONE
     assert [(call.server, call.status) for call in api_calls(upstream)] == [("proxy-0", 502), ("proxy-1", 200)]
 
 
-def test_each_failed_attempt_that_another_follows_is_told_at_once(source, upstream):  # noqa: ANN001
+def test_each_failed_attempt_that_another_follows_is_told_at_once(source, upstream):
     """The decode race lets the portal join on the first failed attempt, not after every retry."""
     upstream.faults = CatapiFaults(failing_proxies=frozenset({0, 1}))
     told: list[tuple[str, int]] = []
@@ -137,7 +137,7 @@ def test_each_failed_attempt_that_another_follows_is_told_at_once(source, upstre
     assert told == [("HTTP 502", 1), ("HTTP 502", 2)]  # each told before the next attempt went out
 
 
-def test_the_last_failed_attempt_is_not_told_as_a_retry(source, upstream):  # noqa: ANN001
+def test_the_last_failed_attempt_is_not_told_as_a_retry(source, upstream):
     upstream.faults = CatapiFaults(failing_proxies=frozenset({0, 1, 2}))
     told: list[str] = []
 
@@ -147,12 +147,12 @@ def test_the_last_failed_attempt_is_not_told_as_a_retry(source, upstream):  # no
     assert len(told) == 2  # three attempts (two retries): the third failure ends the lookup instead
 
 
-def test_a_refusing_proxy_is_skipped(upstream):  # noqa: ANN001
+def test_a_refusing_proxy_is_skipped(upstream):
     with CatapiSource(settings_for(upstream, [closed_port_url(), upstream.urls[0]])) as adapter:
         assert adapter.lookup_vin(sandbox.VIN_GOLF).outcome is Outcome.ONE
 
 
-def test_all_proxies_hanging_is_a_failure_after_every_retry(source, upstream):  # noqa: ANN001
+def test_all_proxies_hanging_is_a_failure_after_every_retry(source, upstream):
     upstream.faults = CatapiFaults(hang=True, hang_seconds=1.0)
     result = source.lookup_vin(sandbox.VIN_GOLF)
     assert result.outcome is Outcome.FAILURE
@@ -163,7 +163,7 @@ def test_all_proxies_hanging_is_a_failure_after_every_retry(source, upstream):  
     assert [call.server for call in api_calls(upstream)] == ["proxy-0", "proxy-1", "proxy-2"]
 
 
-def test_all_proxies_failing_counts_the_retries(upstream):  # noqa: ANN001
+def test_all_proxies_failing_counts_the_retries(upstream):
     upstream.faults = CatapiFaults(failing_proxies=frozenset({0, 1, 2}))
     with CatapiSource(settings_for(upstream, retries=4)) as adapter:
         result = adapter.lookup_vin(sandbox.VIN_GOLF)
@@ -171,20 +171,20 @@ def test_all_proxies_failing_counts_the_retries(upstream):  # noqa: ANN001
     assert len(api_calls(upstream)) == 5
 
 
-def test_server_errors_are_a_failure(source, upstream):  # noqa: ANN001
+def test_server_errors_are_a_failure(source, upstream):
     upstream.faults = CatapiFaults(error_rate=1.0)
     result = source.lookup_vin(sandbox.VIN_GOLF)
     assert result.outcome is Outcome.FAILURE and "HTTP 503" in result.error
     assert len(api_calls(upstream)) == 3
 
 
-def test_garbage_bodies_are_a_failure(source, upstream):  # noqa: ANN001
+def test_garbage_bodies_are_a_failure(source, upstream):
     upstream.faults = CatapiFaults(garbage=True)
     result = source.lookup_vin(sandbox.VIN_GOLF)
     assert result.outcome is Outcome.FAILURE and "unreadable JSON" in result.error
 
 
-def test_slow_but_in_time_answers_succeed(source, upstream):  # noqa: ANN001
+def test_slow_but_in_time_answers_succeed(source, upstream):
     upstream.faults = CatapiFaults(latency_ms=100)
     result = source.lookup_vin(sandbox.VIN_GOLF)
     assert result.outcome is Outcome.ONE and result.elapsed_ms >= 100
@@ -193,13 +193,13 @@ def test_slow_but_in_time_answers_succeed(source, upstream):  # noqa: ANN001
 # --- the token -----------------------------------------------------------------------------------------------------
 
 
-def test_token_is_fetched_once_and_reused(source, upstream):  # noqa: ANN001
+def test_token_is_fetched_once_and_reused(source, upstream):
     source.lookup_vin(sandbox.VIN_GOLF)
     source.lookup_vin(sandbox.VIN_COROLLA)
     assert len(upstream.calls(server="auth")) == 1
 
 
-def test_token_is_renewed_when_it_expires(source, upstream):  # noqa: ANN001
+def test_token_is_renewed_when_it_expires(source, upstream):
     upstream.faults = CatapiFaults(token_ttl_seconds=1)
     assert source.lookup_vin(sandbox.VIN_GOLF).outcome is Outcome.ONE
     time.sleep(1.05)
@@ -208,7 +208,7 @@ def test_token_is_renewed_when_it_expires(source, upstream):  # noqa: ANN001
     assert all(call.status == 200 for call in api_calls(upstream))
 
 
-def test_token_is_renewed_once_on_401(source, upstream):  # noqa: ANN001
+def test_token_is_renewed_once_on_401(source, upstream):
     source.lookup_vin(sandbox.VIN_GOLF)
     upstream.revoke_tokens()
     assert source.lookup_vin(sandbox.VIN_GOLF).outcome is Outcome.ONE
@@ -216,14 +216,14 @@ def test_token_is_renewed_once_on_401(source, upstream):  # noqa: ANN001
     assert len(upstream.calls(server="auth")) == 2
 
 
-def test_calls_without_a_token_are_refused(upstream):  # noqa: ANN001
+def test_calls_without_a_token_are_refused(upstream):
     import requests
 
     response = requests.get(f"{upstream.urls[0]}/catalogs/", timeout=2)
     assert response.status_code == 401
 
 
-def test_wrong_credentials_are_a_failure(upstream):  # noqa: ANN001
+def test_wrong_credentials_are_a_failure(upstream):
     settings = settings_for(upstream)
     wrong = CatapiSettings(settings.base_urls, settings.token_url, SANDBOX_USERNAME, "wrong", 0.3, 2)
     with CatapiSource(wrong) as adapter:
@@ -235,7 +235,7 @@ def test_wrong_credentials_are_a_failure(upstream):  # noqa: ANN001
 # --- browsing ------------------------------------------------------------------------------------------------------
 
 
-def test_catalogs_and_models(source):  # noqa: ANN001
+def test_catalogs_and_models(source):
     catalogs = {item.id: item for item in source.catalogs()}
     assert {"volkswagen", "renault", "toyota", "bmw", "fiat", "ford", "hyundai", "opel", "peugeot", "dacia"} <= set(
         catalogs
@@ -244,7 +244,7 @@ def test_catalogs_and_models(source):  # noqa: ANN001
     assert [model.name for model in source.models("toyota")] == ["Corolla"]
 
 
-def test_cars_are_paged_with_a_total_count(source):  # noqa: ANN001
+def test_cars_are_paged_with_a_total_count(source):
     corolla = source.models("toyota")[0]
     first = source.cars("toyota", corolla.id, page=1, limit=5)
     assert first.total > 5 and len(first.items) == 5 and first.has_next
@@ -256,7 +256,7 @@ def test_cars_are_paged_with_a_total_count(source):  # noqa: ANN001
     assert expected <= set(car_ids)
 
 
-def test_group_tree_shapes(source):  # noqa: ANN001
+def test_group_tree_shapes(source):
     golf = source.lookup_vin(sandbox.VIN_GOLF).car
     mains = source.groups(golf.catalog_id, golf.car_id)
     assert [group.id for group in mains] == [str(number) for number in range(1, 10)]
@@ -267,7 +267,7 @@ def test_group_tree_shapes(source):  # noqa: ANN001
     assert leaves and all(leaf.has_parts and leaf.image_url and "{" in leaf.name for leaf in leaves)
 
 
-def test_unknown_car_is_a_rejection_not_a_retry(source, upstream):  # noqa: ANN001
+def test_unknown_car_is_a_rejection_not_a_retry(source, upstream):
     from app.sources.catapi import CatapiRejectedError
 
     with pytest.raises(CatapiRejectedError):
@@ -275,7 +275,7 @@ def test_unknown_car_is_a_rejection_not_a_retry(source, upstream):  # noqa: ANN0
     assert len(api_calls(upstream)) == 1
 
 
-def test_schemas_are_paged_and_name_their_category(source):  # noqa: ANN001
+def test_schemas_are_paged_and_name_their_category(source):
     golf = source.lookup_vin(sandbox.VIN_GOLF).car
     page = source.schemas(golf.catalog_id, golf.car_id, page=2, limit=40)
     assert 80 <= page.total <= 200 and len(page.items) == 40
@@ -283,14 +283,14 @@ def test_schemas_are_paged_and_name_their_category(source):  # noqa: ANN001
 
 
 @pytest.fixture
-def patient_source(upstream):  # noqa: ANN001, ANN201
+def patient_source(upstream):
     """For calls that do real work upstream (drawing a PNG), where the 300 ms fault-test timeout is too tight."""
     settings = dataclasses.replace(settings_for(upstream), timeout_seconds=10.0)
     with CatapiSource(settings) as adapter:
         yield adapter
 
 
-def test_parts_sheet_hotspots_fit_a_real_png(patient_source):  # noqa: ANN001
+def test_parts_sheet_hotspots_fit_a_real_png(patient_source):
     source = patient_source
     golf = source.lookup_vin(sandbox.VIN_GOLF).car
     schema = source.schemas(golf.catalog_id, golf.car_id, page=1, limit=1).items[0]
@@ -305,7 +305,7 @@ def test_parts_sheet_hotspots_fit_a_real_png(patient_source):  # noqa: ANN001
     assert image.format == "PNG" and image.size == (sheet.width, sheet.height)
 
 
-def test_parts_carry_oem_numbers_remarks_and_reference_rows(source):  # noqa: ANN001
+def test_parts_carry_oem_numbers_remarks_and_reference_rows(source):
     golf = source.lookup_vin(sandbox.VIN_GOLF).car
     schemas = source.schemas(golf.catalog_id, golf.car_id, page=1, limit=100).items
     rows = [row for schema in schemas[:40] for row in source.parts(golf.catalog_id, golf.car_id, schema.group_id).parts]
@@ -316,7 +316,7 @@ def test_parts_carry_oem_numbers_remarks_and_reference_rows(source):  # noqa: AN
         assert ("bk. tablo: " in row.name or "bakınız tablo, konum: " in row.name) and row.remark in row.name
 
 
-def test_parts_carry_the_sandbox_quantities(source):  # noqa: ANN001
+def test_parts_carry_the_sandbox_quantities(source):
     golf = source.lookup_vin(sandbox.VIN_GOLF).car
     vehicle = sandbox.sandbox_catalog().vehicle("vw-golf-7")
     schemas = source.schemas(golf.catalog_id, golf.car_id, page=1, limit=100).items[:20]
@@ -369,7 +369,7 @@ def test_generation_is_fast():
 
 
 @pytest.mark.parametrize("seed", [sandbox.DEFAULT_SEED, 1, 2])
-def test_full_size_vehicle_meets_the_teaser_ranges(seed):  # noqa: ANN001
+def test_full_size_vehicle_meets_the_teaser_ranges(seed):
     categories, parts, schemas = sandbox.sandbox_catalog(seed).vehicle("vw-golf-7").counts()
     assert 15 <= categories <= 30 and 9_000 <= parts <= 11_000 and 80 <= schemas <= 200
 

@@ -7,7 +7,7 @@ import pytest
 from app.sources.sandbox.vpic import VpicSandbox
 
 
-def point_at(app, monkeypatch, sandbox) -> None:  # noqa: ANN001
+def point_at(app, monkeypatch, sandbox) -> None:
     """Configure the app's adapter for `sandbox` with the settings the sandbox itself gives (as `make run` does)."""
     for name, value in sandbox.settings().items():
         monkeypatch.setitem(app.config, name, value)

@@ -23,7 +23,7 @@ CLIO_CODE = "REN-BH"
 
 
 @pytest.fixture(scope="module")
-def sandboxes():  # noqa: ANN201
+def sandboxes():
     scrape, portal = ScrapeSandbox().start(), PortalSandbox().start()
     yield scrape, portal
     scrape.stop()
@@ -31,7 +31,7 @@ def sandboxes():  # noqa: ANN201
 
 
 @pytest.fixture
-def scrape_upstream(sandboxes):  # noqa: ANN001, ANN201
+def scrape_upstream(sandboxes):
     upstream = sandboxes[0]
     upstream.reset()
     yield upstream
@@ -39,7 +39,7 @@ def scrape_upstream(sandboxes):  # noqa: ANN001, ANN201
 
 
 @pytest.fixture
-def portal_upstream(sandboxes):  # noqa: ANN001, ANN201
+def portal_upstream(sandboxes):
     upstream = sandboxes[1]
     upstream.reset()
     yield upstream
@@ -47,14 +47,14 @@ def portal_upstream(sandboxes):  # noqa: ANN001, ANN201
 
 
 @pytest.fixture
-def scrape(scrape_upstream):  # noqa: ANN001, ANN201
+def scrape(scrape_upstream):
     config = {"SCRAPE_BASE_URL": scrape_upstream.url, "SCRAPE_TIMEOUT_MS": 2000, "SCRAPE_BROWSER_FALLBACK": "0"}
     with ScrapeSource(ScrapeSettings.from_config(config)) as adapter:
         yield adapter
 
 
 @pytest.fixture
-def portal(portal_upstream):  # noqa: ANN001, ANN201
+def portal(portal_upstream):
     config = {
         "PORTAL_BASE_URL": portal_upstream.url,
         "PORTAL_USERNAME": SANDBOX_USERNAME,
@@ -80,7 +80,7 @@ def png_size(data: bytes) -> tuple[int, int]:
         return image.size
 
 
-def bmw_pictures(portal: PortalSource) -> list:  # noqa: ANN001
+def bmw_pictures(portal: PortalSource) -> list:
     """The BMW's picture-level nodes, one of each link shape."""
     by_shape = {}
     for main in portal.main_groups("bmw", BMW.car_id):
@@ -95,7 +95,7 @@ def bmw_pictures(portal: PortalSource) -> list:  # noqa: ANN001
 # --- the scrape catalog's image maps ---------------------------------------------------------------------------------
 
 
-def test_a_scrape_parts_page_brings_its_picture_with_the_image_map_s_hotspots(scrape):  # noqa: ANN001
+def test_a_scrape_parts_page_brings_its_picture_with_the_image_map_s_hotspots(scrape):
     schema = next(CLIO.all_schemas())
 
     sheet = scrape.parts_sheet(CLIO_CODE, schema.code)
@@ -109,7 +109,7 @@ def test_a_scrape_parts_page_brings_its_picture_with_the_image_map_s_hotspots(sc
     assert png_size(scrape.image(picture.url)) == (schema.width, schema.height)
 
 
-def test_malformed_areas_are_skipped_and_overshooting_ones_clipped(scrape, scrape_upstream):  # noqa: ANN001
+def test_malformed_areas_are_skipped_and_overshooting_ones_clipped(scrape, scrape_upstream):
     scrape_upstream.faults.pictures = PictureFault.MALFORMED
     schema = next(CLIO.all_schemas())
 
@@ -120,7 +120,7 @@ def test_malformed_areas_are_skipped_and_overshooting_ones_clipped(scrape, scrap
 
 
 @pytest.mark.parametrize("fault", [PictureFault.ABSURD, PictureFault.MISSING])
-def test_a_page_without_a_usable_picture_has_none_but_keeps_its_parts(scrape, scrape_upstream, fault):  # noqa: ANN001
+def test_a_page_without_a_usable_picture_has_none_but_keeps_its_parts(scrape, scrape_upstream, fault):
     scrape_upstream.faults.pictures = fault
     schema = next(CLIO.all_schemas())
 
@@ -130,7 +130,7 @@ def test_a_page_without_a_usable_picture_has_none_but_keeps_its_parts(scrape, sc
     assert [part.oem for part in sheet.parts] == [part.oem for part in schema.parts]
 
 
-def test_a_picture_address_that_answers_no_image_is_refused(scrape, scrape_upstream):  # noqa: ANN001
+def test_a_picture_address_that_answers_no_image_is_refused(scrape, scrape_upstream):
     schema = next(CLIO.all_schemas())
     picture = scrape.parts_sheet(CLIO_CODE, schema.code).picture
     assert picture is not None
@@ -142,7 +142,7 @@ def test_a_picture_address_that_answers_no_image_is_refused(scrape, scrape_upstr
         scrape.image(picture.url.replace(schema.code, "999-999"))  # 404
 
 
-def test_pictures_pass_the_browser_challenge_as_static_files(scrape, scrape_upstream):  # noqa: ANN001
+def test_pictures_pass_the_browser_challenge_as_static_files(scrape, scrape_upstream):
     schema = next(CLIO.all_schemas())
     url = scrape.parts_sheet(CLIO_CODE, schema.code).picture.url
 
@@ -154,7 +154,7 @@ def test_pictures_pass_the_browser_challenge_as_static_files(scrape, scrape_upst
 # --- the portal's coordinate lists -----------------------------------------------------------------------------------
 
 
-def test_every_portal_link_shape_brings_the_illustration_with_its_coordinate_list(portal):  # noqa: ANN001
+def test_every_portal_link_shape_brings_the_illustration_with_its_coordinate_list(portal):
     for node in bmw_pictures(portal):
         schema = BMW.schema(node.external_id)
 
@@ -166,7 +166,7 @@ def test_every_portal_link_shape_brings_the_illustration_with_its_coordinate_lis
         assert png_size(portal.image(sheet.picture.url)) == (schema.width, schema.height)
 
 
-def test_an_illustration_is_read_in_a_renewed_session(portal, portal_upstream):  # noqa: ANN001
+def test_an_illustration_is_read_in_a_renewed_session(portal, portal_upstream):
     node = bmw_pictures(portal)[0]
     url = portal.parts_sheet(node.link_path, "bmw").picture.url
 
@@ -178,7 +178,7 @@ def test_an_illustration_is_read_in_a_renewed_session(portal, portal_upstream): 
     assert paths[-4:] == ["/bmw/illustration", "/login", "/login", "/bmw/illustration"]
 
 
-def test_malformed_coordinates_are_skipped(portal, portal_upstream):  # noqa: ANN001
+def test_malformed_coordinates_are_skipped(portal, portal_upstream):
     portal_upstream.faults.pictures = PictureFault.MALFORMED
     node = bmw_pictures(portal)[0]
 
@@ -187,7 +187,7 @@ def test_malformed_coordinates_are_skipped(portal, portal_upstream):  # noqa: AN
     assert boxes(picture) == drawn(BMW.schema(node.external_id))
 
 
-def test_an_illustration_that_is_no_image_or_not_there_is_refused(portal, portal_upstream):  # noqa: ANN001
+def test_an_illustration_that_is_no_image_or_not_there_is_refused(portal, portal_upstream):
     node = bmw_pictures(portal)[0]
     url = portal.parts_sheet(node.link_path, "bmw").picture.url
 

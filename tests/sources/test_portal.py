@@ -35,14 +35,14 @@ BMW = sandbox.sandbox_catalog().vehicle("bmw-3-f30")
 
 
 @pytest.fixture(scope="module")
-def portal_sandbox():  # noqa: ANN201
+def portal_sandbox():
     server = PortalSandbox().start()
     yield server
     server.stop()
 
 
 @pytest.fixture
-def upstream(portal_sandbox):  # noqa: ANN001, ANN201
+def upstream(portal_sandbox):
     portal_sandbox.reset()
     yield portal_sandbox
     portal_sandbox.reset()
@@ -60,7 +60,7 @@ def settings_for(upstream: PortalSandbox, password: str = SANDBOX_PASSWORD) -> P
 
 
 @pytest.fixture
-def source(upstream):  # noqa: ANN001, ANN201
+def source(upstream):
     with PortalSource(settings_for(upstream)) as adapter:
         yield adapter
 
@@ -94,7 +94,7 @@ def test_settings_defaults_follow_the_spec():
 
 
 @pytest.mark.parametrize(("vin", "vehicle", "service"), [(sandbox.VIN_GOLF, GOLF, "vw"), (sandbox.VIN_BMW, BMW, "bmw")])
-def test_one_car(source, upstream, vin, vehicle, service):  # noqa: ANN001
+def test_one_car(source, upstream, vin, vehicle, service):
     result = source.lookup_vin(vin)
     assert result.outcome is Outcome.ONE and result.source == "portal"
     car = result.car
@@ -104,20 +104,20 @@ def test_one_car(source, upstream, vin, vehicle, service):  # noqa: ANN001
     assert [call.path for call in upstream.calls()] == ["/login", "/login", f"/{service}/vin"]
 
 
-def test_a_vin_the_portal_does_not_know_gives_no_car(source, upstream):  # noqa: ANN001
+def test_a_vin_the_portal_does_not_know_gives_no_car(source, upstream):
     result = source.lookup_vin(sandbox.VIN_CLIO)  # Renault is routed to the portal, which does not know this car
     assert result.outcome is Outcome.NONE and result.error is None
     assert upstream.calls("/renault/vin")
 
 
 @pytest.mark.parametrize("vin", [sandbox.VIN_HONDA, sandbox.VIN_UNKNOWN])
-def test_a_make_not_routed_to_the_portal_makes_no_request(source, upstream, vin):  # noqa: ANN001
+def test_a_make_not_routed_to_the_portal_makes_no_request(source, upstream, vin):
     result = source.lookup_vin(vin)
     assert result.outcome is Outcome.NONE and result.error is None
     assert upstream.calls() == []
 
 
-def test_a_suspended_make_makes_no_request(upstream):  # noqa: ANN001
+def test_a_suspended_make_makes_no_request(upstream):
     settings = PortalSettings(upstream.url, SANDBOX_USERNAME, SANDBOX_PASSWORD, suspended=frozenset({"volkswagen"}))
     with PortalSource(settings) as adapter:
         assert adapter.lookup_vin(sandbox.VIN_GOLF).outcome is Outcome.NONE
@@ -127,14 +127,14 @@ def test_a_suspended_make_makes_no_request(upstream):  # noqa: ANN001
 # --- login session -------------------------------------------------------------------------------------------------
 
 
-def test_one_login_serves_many_pages(source, upstream):  # noqa: ANN001
+def test_one_login_serves_many_pages(source, upstream):
     source.lookup_vin(sandbox.VIN_GOLF)
     source.lookup_vin(sandbox.VIN_BMW)
     source.main_groups("vw", GOLF.car_id)
     assert len(upstream.calls("/login")) == 2  # the form and its POST, once
 
 
-def test_an_expired_session_is_renewed_once(source, upstream):  # noqa: ANN001
+def test_an_expired_session_is_renewed_once(source, upstream):
     upstream.faults = PortalFaults(session_ttl_seconds=0.2)
     assert source.lookup_vin(sandbox.VIN_GOLF).outcome is Outcome.ONE
     time.sleep(0.3)
@@ -148,26 +148,26 @@ def test_an_expired_session_is_renewed_once(source, upstream):  # noqa: ANN001
     ]
 
 
-def test_a_portal_restart_is_survived_while_browsing(source, upstream):  # noqa: ANN001
+def test_a_portal_restart_is_survived_while_browsing(source, upstream):
     assert source.main_groups("vw", GOLF.car_id)
     upstream.expire_sessions()
     assert [node.external_id for node in source.main_groups("vw", GOLF.car_id)] == [str(n) for n in range(1, 10)]
 
 
-def test_wrong_credentials_are_a_failure(upstream):  # noqa: ANN001
+def test_wrong_credentials_are_a_failure(upstream):
     with PortalSource(settings_for(upstream, password="wrong")) as adapter:
         result = adapter.lookup_vin(sandbox.VIN_GOLF)
     assert result.outcome is Outcome.FAILURE and "PortalLoginError" in result.error
     assert [call.path for call in upstream.calls()] == ["/login", "/login"]
 
 
-def test_a_broken_login_is_a_failure(source, upstream):  # noqa: ANN001
+def test_a_broken_login_is_a_failure(source, upstream):
     upstream.faults = PortalFaults(login_broken=True)
     result = source.lookup_vin(sandbox.VIN_GOLF)
     assert result.outcome is Outcome.FAILURE and "PortalUnavailableError" in result.error
 
 
-def test_pages_without_a_session_go_to_login(upstream):  # noqa: ANN001
+def test_pages_without_a_session_go_to_login(upstream):
     url = f"{upstream.url}/vw/groups"
     response = requests.get(url, params={"vehicle": GOLF.car_id}, allow_redirects=False, timeout=2)
     assert response.status_code == 302 and response.headers["Location"].endswith("/login")
@@ -176,13 +176,13 @@ def test_pages_without_a_session_go_to_login(upstream):  # noqa: ANN001
 # --- browsing ------------------------------------------------------------------------------------------------------
 
 
-def test_main_groups_carry_turkish_names(source):  # noqa: ANN001
+def test_main_groups_carry_turkish_names(source):
     mains = source.main_groups("vw", GOLF.car_id)
     assert [(node.external_id, node.name) for node in mains] == [(c.id, c.name_tr) for c in GOLF.categories]
     assert mains[0].name == "Motor" and not any(node.is_leaf for node in mains)
 
 
-def test_drilling_down_reaches_leaves_with_illustration_codes(source):  # noqa: ANN001
+def test_drilling_down_reaches_leaves_with_illustration_codes(source):
     main = source.main_groups("bmw", BMW.car_id)[0]
     subs = source.children("bmw", BMW.car_id, main.external_id)
     expected = BMW.categories[0].children
@@ -194,7 +194,7 @@ def test_drilling_down_reaches_leaves_with_illustration_codes(source):  # noqa: 
     assert all(node.is_leaf and node.illustration_code == node.external_id for node in pictures)
 
 
-def test_every_link_shape_is_a_leaf(source, upstream):  # noqa: ANN001
+def test_every_link_shape_is_a_leaf(source, upstream):
     pictures = first_subgroup_pictures(source, "vw", GOLF.car_id)
     by_shape = {upstream.link_shape(GOLF, node.external_id): node for node in pictures}
     assert set(by_shape) == set(LINK_SHAPES)
@@ -222,11 +222,11 @@ def test_every_link_shape_is_a_leaf(source, upstream):  # noqa: ANN001
         ("/vw/bomb", False),
     ],
 )
-def test_leaf_detection_by_link_shape(link, leaf):  # noqa: ANN001
+def test_leaf_detection_by_link_shape(link, leaf):
     assert is_leaf_link(link) is leaf
 
 
-def test_node_flags_are_carried(source):  # noqa: ANN001
+def test_node_flags_are_carried(source):
     pictures = first_subgroup_pictures(source, "vw", GOLF.car_id)
     assert any(node.unavailable for node in pictures) and not all(node.unavailable for node in pictures)
     assert any(node.presel for node in pictures)
@@ -235,7 +235,7 @@ def test_node_flags_are_carried(source):  # noqa: ANN001
     assert any(len(node.model_codes) == 2 for node in pictures)
 
 
-def test_unknown_vehicle_is_an_error(source):  # noqa: ANN001
+def test_unknown_vehicle_is_an_error(source):
     with pytest.raises(PortalRejectedError):
         source.main_groups("vw", BMW.car_id)  # a BMW is not in the vw service
 
@@ -243,7 +243,7 @@ def test_unknown_vehicle_is_an_error(source):  # noqa: ANN001
 # --- parts ---------------------------------------------------------------------------------------------------------
 
 
-def test_parts_carry_turkish_names_flags_and_remarks(source):  # noqa: ANN001
+def test_parts_carry_turkish_names_flags_and_remarks(source):
     pictures = all_pictures(source, "vw", GOLF.car_id)
     rows = [row for node in pictures[:12] for row in source.parts(node.link_path, "vw")]
     assert rows and any(any(char in row.name for char in "ğışçöüİ") for row in rows)
@@ -255,7 +255,7 @@ def test_parts_carry_turkish_names_flags_and_remarks(source):  # noqa: ANN001
     assert all(row.name in names for row in rows)
 
 
-def test_reference_rows_are_recognised(source):  # noqa: ANN001
+def test_reference_rows_are_recognised(source):
     node = next(
         node
         for node in first_subgroup_pictures(source, "vw", GOLF.car_id)
@@ -273,7 +273,7 @@ def test_reference_rows_are_recognised(source):  # noqa: ANN001
     assert all(row.label == row.name for row in rows if not row.is_reference)
 
 
-def test_parts_carry_the_adet_column(source):  # noqa: ANN001
+def test_parts_carry_the_adet_column(source):
     pictures = [node for node in all_pictures(source, "vw", GOLF.car_id) if "part_detail" not in node.link_path]
     for node in pictures[:8]:
         rows = source.parts(node.link_path, "vw")
@@ -284,7 +284,7 @@ def test_parts_carry_the_adet_column(source):  # noqa: ANN001
     ("cell", "quantity"),
     [("3", 3), ("3 adet", 3), ("3x", 3), ("1,5", None), ("gerektiği kadar", None), ("", None), ("-2", None)],
 )
-def test_the_adet_cell_is_read_robustly(cell, quantity):  # noqa: ANN001
+def test_the_adet_cell_is_read_robustly(cell, quantity):
     html = (
         '<table><tr class="part"><td class="pos">1</td><td class="oem">34 11 6 860 242</td>'
         f'<td class="name">Fren diski</td><td class="qty">{cell}</td><td class="remark"></td></tr></table>'
@@ -309,7 +309,7 @@ def test_a_reference_row_takes_no_quantity():
         ("Radyatör", "229-070", None, "Radyatör"),  # no phrasing
     ],
 )
-def test_reference_row_parsing(name, remark, code, label):  # noqa: ANN001
+def test_reference_row_parsing(name, remark, code, label):
     row = parse_part("N/A", name, "3", remark, False)
     assert (row.reference_code, row.label) == (code, label)
     assert parse_part("5Q0 615 301 F", name, "3", remark, False).reference_code is None
@@ -318,7 +318,7 @@ def test_reference_row_parsing(name, remark, code, label):  # noqa: ANN001
 # --- failures ------------------------------------------------------------------------------------------------------
 
 
-def test_garbage_is_a_failure(source, upstream):  # noqa: ANN001
+def test_garbage_is_a_failure(source, upstream):
     upstream.faults = PortalFaults(garbage=True)
     result = source.lookup_vin(sandbox.VIN_GOLF)
     assert result.outcome is Outcome.FAILURE and "PortalUnavailableError" in result.error
@@ -328,13 +328,13 @@ def test_garbage_is_a_failure(source, upstream):  # noqa: ANN001
         source.parts(f"/extern/vw/vin_items?vehicle={GOLF.car_id}&code=103-010")
 
 
-def test_server_errors_are_a_failure(source, upstream):  # noqa: ANN001
+def test_server_errors_are_a_failure(source, upstream):
     upstream.faults = PortalFaults(error_rate=1.0)
     result = source.lookup_vin(sandbox.VIN_BMW)
     assert result.outcome is Outcome.FAILURE and "HTTP 503" in result.error
 
 
-def test_a_slow_portal_times_out_as_a_failure(upstream):  # noqa: ANN001
+def test_a_slow_portal_times_out_as_a_failure(upstream):
     settings = PortalSettings(upstream.url, SANDBOX_USERNAME, SANDBOX_PASSWORD, timeout_seconds=0.2)
     upstream.faults = PortalFaults(latency_ms=500)
     with PortalSource(settings) as adapter:

@@ -16,7 +16,7 @@ from app.sources.quantity import MAX_QUANTITY, parse_quantity
         ("2 Ad.", 2), ("2,0", 2), ("2.0", 2), ("12", 12), (str(MAX_QUANTITY), MAX_QUANTITY),
     ],
 )  # fmt: skip
-def test_counts_are_read_with_their_marks_and_units(value, expected):  # noqa: ANN001
+def test_counts_are_read_with_their_marks_and_units(value, expected):
     assert parse_quantity(value) == expected
 
 
@@ -28,5 +28,5 @@ def test_counts_are_read_with_their_marks_and_units(value, expected):  # noqa: A
         float("inf"), [2], {"count": 2}, b"2",
     ],
 )  # fmt: skip
-def test_anything_else_is_no_quantity(value):  # noqa: ANN001
+def test_anything_else_is_no_quantity(value):
     assert parse_quantity(value) is None

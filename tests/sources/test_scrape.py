@@ -27,14 +27,14 @@ CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 
 
 @pytest.fixture(scope="module")
-def scrape_sandbox():  # noqa: ANN201
+def scrape_sandbox():
     server = ScrapeSandbox().start()
     yield server
     server.stop()
 
 
 @pytest.fixture
-def upstream(scrape_sandbox):  # noqa: ANN001, ANN201
+def upstream(scrape_sandbox):
     scrape_sandbox.reset()
     yield scrape_sandbox
     scrape_sandbox.reset()
@@ -46,13 +46,13 @@ def settings_for(upstream: ScrapeSandbox, **overrides: object) -> ScrapeSettings
 
 
 @pytest.fixture
-def source(upstream):  # noqa: ANN001, ANN201
+def source(upstream):
     with ScrapeSource(settings_for(upstream, SCRAPE_BROWSER_FALLBACK="false")) as adapter:
         yield adapter
 
 
 @pytest.fixture
-def browser_source(upstream):  # noqa: ANN001, ANN201
+def browser_source(upstream):
     if not os.path.exists(CHROMIUM):
         if os.environ.get("REQUIRE_BROWSER"):
             pytest.fail(f"REQUIRE_BROWSER is set but there is no Chromium at {CHROMIUM}")
@@ -91,7 +91,7 @@ def test_a_base_url_is_required():
 # --- VIN lookups ---------------------------------------------------------------------------------------------------
 
 
-def test_one_car_has_the_catapi_car_shape(source):  # noqa: ANN001
+def test_one_car_has_the_catapi_car_shape(source):
     result = source.lookup_vin(sandbox.VIN_CLIO.lower())
     assert result.source == "scrape"
     assert result.outcome is Outcome.ONE
@@ -106,14 +106,14 @@ def test_one_car_has_the_catapi_car_shape(source):  # noqa: ANN001
 
 
 @pytest.mark.parametrize("vin", [sandbox.VIN_GOLF, sandbox.VIN_UNKNOWN])
-def test_no_car(source, vin):  # noqa: ANN001
+def test_no_car(source, vin):
     result = source.lookup_vin(vin)
     assert result.outcome is Outcome.NONE
     assert result.cars == ()
     assert result.error is None
 
 
-def test_several_candidates(source):  # noqa: ANN001
+def test_several_candidates(source):
     result = source.lookup_vin(VIN_SCRAPE_SEVERAL)
     assert result.outcome is Outcome.CANDIDATES
     assert [car.model for car in result.cars] == ["Corolla", "Corolla"]
@@ -126,7 +126,7 @@ def test_several_candidates(source):  # noqa: ANN001
 # --- browsing ------------------------------------------------------------------------------------------------------
 
 
-def test_browse_brand_vehicle_group_parts(source):  # noqa: ANN001
+def test_browse_brand_vehicle_group_parts(source):
     brands = source.brands()
     assert {"renault", "volkswagen", "toyota"} <= {brand.id for brand in brands}
     assert next(brand.name for brand in brands if brand.id == "renault") == "Renault"
@@ -152,7 +152,7 @@ def test_browse_brand_vehicle_group_parts(source):  # noqa: ANN001
     ("cell", "quantity"),
     [("2", 2), ("2x", 2), ("2 St.", 2), ("1,5", None), ("as needed", None), ("", None), ("two", None), (None, None)],
 )
-def test_the_qty_cell_is_read_robustly(cell, quantity):  # noqa: ANN001
+def test_the_qty_cell_is_read_robustly(cell, quantity):
     qty = "" if cell is None else f'<td class="qty">{cell}</td>'  # None: a page without the column
     cells = f'<td class="oem">7701 208 174</td><td class="name">Oil filter</td>{qty}'
     html = f'<table><tr class="part">{cells}</tr></table>'
@@ -162,14 +162,14 @@ def test_the_qty_cell_is_read_robustly(cell, quantity):  # noqa: ANN001
     assert (row.oem, row.name, row.quantity) == ("7701 208 174", "Oil filter", quantity)
 
 
-def test_unknown_catalog_code_is_not_found(source):  # noqa: ANN001
+def test_unknown_catalog_code_is_not_found(source):
     with pytest.raises(ScrapeNotFoundError):
         source.groups("NOPE-1")
     with pytest.raises(ScrapeNotFoundError):
         source.parts("REN-BH", "999-999")
 
 
-def test_wizard_steps_through_the_parameter_options(source):  # noqa: ANN001
+def test_wizard_steps_through_the_parameter_options(source):
     listings = [
         (vehicle, listing)
         for vehicle in sandbox.sandbox_catalog().vehicles
@@ -198,7 +198,7 @@ def test_wizard_steps_through_the_parameter_options(source):  # noqa: ANN001
     assert all(str(match.year) == selected["year"] for match in done.matches)
 
 
-def test_wizard_can_ask_for_a_named_step(source):  # noqa: ANN001
+def test_wizard_can_ask_for_a_named_step(source):
     page = source.wizard("renault", step="engine")
     assert page.step == "engine"
     assert set(page.options) == {"0.9 TCe", "1.2 16V", "1.5 dCi"}
@@ -207,7 +207,7 @@ def test_wizard_can_ask_for_a_named_step(source):  # noqa: ANN001
 # --- failures ------------------------------------------------------------------------------------------------------
 
 
-def test_5xx_is_a_failure(upstream, source):  # noqa: ANN001
+def test_5xx_is_a_failure(upstream, source):
     upstream.faults.error_rate = 1.0
     result = source.lookup_vin(sandbox.VIN_CLIO)
     assert result.outcome is Outcome.FAILURE
@@ -216,7 +216,7 @@ def test_5xx_is_a_failure(upstream, source):  # noqa: ANN001
         source.brands()
 
 
-def test_garbage_html_is_a_failure(upstream, source):  # noqa: ANN001
+def test_garbage_html_is_a_failure(upstream, source):
     upstream.faults.garbage = True
     result = source.lookup_vin(sandbox.VIN_CLIO)
     assert result.outcome is Outcome.FAILURE
@@ -225,7 +225,7 @@ def test_garbage_html_is_a_failure(upstream, source):  # noqa: ANN001
         source.parts("REN-BH", "103-010")
 
 
-def test_timeout_is_a_failure(upstream, source):  # noqa: ANN001
+def test_timeout_is_a_failure(upstream, source):
     upstream.faults.latency_ms = TIMEOUT_MS * 4
     result = source.lookup_vin(sandbox.VIN_CLIO)
     assert result.outcome is Outcome.FAILURE
@@ -244,7 +244,7 @@ def test_refused_connection_is_a_failure():
 
 
 @pytest.mark.parametrize("fault", ["js_only", "challenge"])
-def test_shell_or_challenge_without_the_browser_fallback_is_a_failure(upstream, source, fault):  # noqa: ANN001
+def test_shell_or_challenge_without_the_browser_fallback_is_a_failure(upstream, source, fault):
     setattr(upstream.faults, fault, True)
     result = source.lookup_vin(sandbox.VIN_CLIO)
     assert result.outcome is Outcome.FAILURE
@@ -255,7 +255,7 @@ def test_shell_or_challenge_without_the_browser_fallback_is_a_failure(upstream, 
 # --- the Selenium fallback in real headless Chromium ---------------------------------------------------------------
 
 
-def test_js_only_page_is_read_through_the_browser(upstream, browser_source):  # noqa: ANN001
+def test_js_only_page_is_read_through_the_browser(upstream, browser_source):
     upstream.faults.js_only = True
     result = browser_source.lookup_vin(sandbox.VIN_CLIO)
     assert result.outcome is Outcome.ONE, result.error
@@ -269,7 +269,7 @@ def test_js_only_page_is_read_through_the_browser(upstream, browser_source):  # 
     assert browser_source.browser_pages == 2
 
 
-def test_challenge_is_passed_by_the_browser(upstream, browser_source):  # noqa: ANN001
+def test_challenge_is_passed_by_the_browser(upstream, browser_source):
     upstream.faults.challenge = True
     result = browser_source.lookup_vin(VIN_SCRAPE_SEVERAL)
     assert result.outcome is Outcome.CANDIDATES, result.error
@@ -283,7 +283,7 @@ def test_challenge_is_passed_by_the_browser(upstream, browser_source):  # noqa: 
 # --- the local source dump -----------------------------------------------------------------------------------------
 
 
-def write_dump(root, code: str, group_id: str) -> None:  # noqa: ANN001
+def write_dump(root, code: str, group_id: str) -> None:
     folder = root / code
     folder.mkdir(parents=True)
     rows = [
@@ -296,14 +296,14 @@ def write_dump(root, code: str, group_id: str) -> None:  # noqa: ANN001
     (folder / f"{group_id}.json").write_text(json.dumps(rows), encoding="utf-8")
 
 
-def test_dump_is_refused_by_default(upstream, tmp_path):  # noqa: ANN001
+def test_dump_is_refused_by_default(upstream, tmp_path):
     write_dump(tmp_path, "REN-BH", "103-010")
     settings = settings_for(upstream, SCRAPE_DUMP_DIR=str(tmp_path))
     with ScrapeSource(settings) as adapter, pytest.raises(DumpRefusedError):
         adapter.dump_parts("REN-BH", "103-010")
 
 
-def test_dump_reads_only_listed_catalogs(upstream, tmp_path):  # noqa: ANN001
+def test_dump_reads_only_listed_catalogs(upstream, tmp_path):
     write_dump(tmp_path, "REN-BH", "103-010")
     write_dump(tmp_path, "TOY-ZRE210", "103-010")
     settings = settings_for(upstream, SCRAPE_DUMP_DIR=str(tmp_path), SCRAPE_DUMP_ALLOWED_CATALOGS="REN-BH")

@@ -30,12 +30,12 @@ def png() -> bytes:
 
 
 @pytest.fixture
-def local_app(make_app, tmp_path):  # noqa: ANN001, ANN201
+def local_app(make_app, tmp_path):
     return make_app(STORAGE_BACKEND="local", STORAGE_DIR=str(tmp_path / "storage"), STORAGE_URL="")
 
 
 @pytest.fixture(scope="session")
-def moto_endpoint():  # noqa: ANN201
+def moto_endpoint():
     """An S3-compatible HTTP server in this process, on a free loopback port."""
     server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
     server.start()
@@ -46,7 +46,7 @@ def moto_endpoint():  # noqa: ANN201
 
 
 @pytest.fixture
-def _aws_isolated(monkeypatch, tmp_path):  # noqa: ANN001, ANN202
+def _aws_isolated(monkeypatch, tmp_path):
     """Nothing from this machine's AWS configuration (profiles, files, variables) reaches boto3."""
     for name in (
         "AWS_PROFILE",
@@ -61,14 +61,14 @@ def _aws_isolated(monkeypatch, tmp_path):  # noqa: ANN001, ANN202
 
 
 @pytest.fixture
-def admin_s3(moto_endpoint, _aws_isolated):  # noqa: ANN001, ANN201
+def admin_s3(moto_endpoint, _aws_isolated):
     """A boto3 client of our own, for setting buckets up and checking what the app stored."""
     session = boto3.session.Session(aws_access_key_id=ACCESS_KEY, aws_secret_access_key=SECRET_KEY, region_name=REGION)
     return session.client("s3", endpoint_url=moto_endpoint, config=Config(s3={"addressing_style": "path"}))
 
 
 @pytest.fixture
-def bucket(admin_s3) -> str:  # noqa: ANN001
+def bucket(admin_s3) -> str:
     """A fresh bucket whose objects anyone may read, as a public schema-picture bucket is set up."""
     name = f"schemas-{uuid.uuid4().hex[:12]}"
     create_public_bucket(admin_s3, name)
@@ -76,7 +76,7 @@ def bucket(admin_s3) -> str:  # noqa: ANN001
 
 
 @pytest.fixture
-def s3_settings(moto_endpoint, bucket) -> dict:  # noqa: ANN001
+def s3_settings(moto_endpoint, bucket) -> dict:
     return {
         "STORAGE_BACKEND": "s3",
         "S3_BUCKET": bucket,

@@ -69,7 +69,7 @@ def test_two_workers_racing_for_one_key_both_succeed_with_one_intact_file(local_
     def work():
         try:
             urls.append(storage.store_once(KEY, fetch))
-        except Exception as error:  # noqa: BLE001 - reported by the assertion below
+        except Exception as error:  # reported by the assertion below
             errors.append(error)
 
     threads = [threading.Thread(target=work) for _ in range(2)]

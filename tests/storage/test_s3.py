@@ -13,7 +13,7 @@ KEY = "schemas/42/3f786850e387550fdab836ed7e6dc881de23001b.png"
 
 
 @pytest.fixture
-def s3_app(make_app, s3_settings):  # noqa: ANN001, ANN201
+def s3_app(make_app, s3_settings):
     return make_app(**s3_settings)
 
 

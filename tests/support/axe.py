@@ -39,7 +39,7 @@ class Finding:
         )
 
 
-def audit(page: Any, where: str) -> list[Finding]:  # noqa: ANN401 - a Playwright page
+def audit(page: Any, where: str) -> list[Finding]:  # a Playwright page
     """The serious and critical WCAG 2.1 A/AA violations on the page as it is now."""
     if not page.evaluate("typeof window.axe === 'object'"):
         page.evaluate(axe_script())

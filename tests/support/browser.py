@@ -7,7 +7,7 @@ import uuid
 PASSWORD = "triger-kayisi-9"
 
 
-def register(page, live_server: str) -> str:  # noqa: ANN001
+def register(page, live_server: str) -> str:
     page.goto(live_server + "/register")
     page.get_by_label("Ad soyad").fill("Abone Bayi")
     email = f"e2e-pay-{uuid.uuid4().hex[:12]}@example.com"

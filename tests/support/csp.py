@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 
-def csp_directives(response) -> dict[str, list[str]]:  # noqa: ANN001
+def csp_directives(response) -> dict[str, list[str]]:
     """The policy as {directive: [sources]}."""
     directives = {}
     for part in response.headers["Content-Security-Policy"].split(";"):

@@ -14,7 +14,7 @@ from pathlib import Path
 from app.config import PROJECT_ROOT
 
 
-def wait_until(condition: Callable[[], object], timeout: float, what: str, interval: float = 0.1):  # noqa: ANN201
+def wait_until(condition: Callable[[], object], timeout: float, what: str, interval: float = 0.1):
     """Poll `condition` until it is truthy (returned) or `timeout` seconds pass (AssertionError naming `what`)."""
     deadline = time.monotonic() + timeout
     while True:

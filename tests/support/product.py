@@ -65,7 +65,7 @@ def running_product(tmp_path: Path, **settings: str) -> Iterator[Product]:
         env = product_environment(tmp_path, database_url, redis_url, port, settings)
         log_path = tmp_path / "product.log"
         with log_path.open("w") as log_file:
-            process = subprocess.Popen(  # noqa: S603 - argv built here
+            process = subprocess.Popen(
                 [sys.executable, "-m", "app.launcher"],
                 cwd=PROJECT_ROOT,
                 env=env,

@@ -21,7 +21,7 @@ def counted_statements(app: Flask) -> Iterator[list[str]]:
         engine = db.engine
     statements: list[str] = []
 
-    def record(_connection, _cursor, statement: str, *_rest: object) -> None:  # noqa: ANN001
+    def record(_connection, _cursor, statement: str, *_rest: object) -> None:
         if not statement.lstrip().upper().startswith(ISOLATION):
             statements.append(statement)
 
@@ -32,7 +32,7 @@ def counted_statements(app: Flask) -> Iterator[list[str]]:
         sa.event.remove(engine, "before_cursor_execute", record)
 
 
-def statements_of(app: Flask, request) -> tuple[object, list[str]]:  # noqa: ANN001
+def statements_of(app: Flask, request) -> tuple[object, list[str]]:
     """Run `request()` (a client call) and return its response and the statements it sent."""
     with counted_statements(app) as statements:
         response = request()

@@ -86,7 +86,7 @@ class RedisServer:
 
 
 @pytest.fixture
-def redis_server(tmp_path):  # noqa: ANN001, ANN201
+def redis_server(tmp_path):
     """A real redis-server of the test's own, killed at the end."""
     require_redis_server()
     directory = tmp_path / "redis"

@@ -14,13 +14,13 @@ from tests.conftest import SITE, csrf_token_from
 
 
 @pytest.fixture
-def admin_client(client, create_user, sign_in):  # noqa: ANN001, ANN201
+def admin_client(client, create_user, sign_in):
     sign_in(create_user(role="admin").email)
     return client
 
 
 @pytest.fixture
-def unknown_words(app):  # noqa: ANN001, ANN201
+def unknown_words(app):
     """A catapi vehicle whose names hold two unknown words: 'quux' in three rows, 'zork' in one."""
     vehicle = Vehicle(vin="WVWZZZADMINTR0001", brand_name="Volkswagen", model="Golf", source="catapi")
     db.session.add(vehicle)

@@ -51,7 +51,7 @@ def test_retranslate_inline_brings_stored_names_up_to_a_new_term(runner):
 
 def test_translate_names_works_on_a_database_not_migrated_yet(tmp_path):
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'empty.db'}", "FLASK_APP": "wsgi"}
-    result = subprocess.run(  # noqa: S603
+    result = subprocess.run(
         [sys.executable, "-m", "flask", "catalog", "translate-names"],
         input="Oil filter\n", capture_output=True, text=True, env=env, timeout=120, check=False,
     )  # fmt: skip

@@ -27,7 +27,7 @@ UNKNOWN = "Quux bracket, front left"
 
 
 @contextmanager
-def committed_catalog(app, parts: int = 5) -> Iterator[int]:  # noqa: ANN001
+def committed_catalog(app, parts: int = 5) -> Iterator[int]:
     """A committed catapi vehicle (English names) with a group, a leaf and `parts` rows, one name holding a word the
     dictionary does not know; removed afterwards with any terms added meanwhile."""
     with app.app_context():
@@ -103,7 +103,7 @@ def test_a_job_run_twice_changes_nothing_the_second_time(app):
 
 
 class RateLimitedProvider:
-    def __init__(self, _config) -> None:  # noqa: ANN001
+    def __init__(self, _config) -> None:
         pass
 
     def translate_terms(self, terms: list[str]) -> dict[str, str]:

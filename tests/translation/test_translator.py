@@ -111,7 +111,7 @@ def test_the_dictionary_is_general_not_just_the_sandbox():
 def _sandbox_names() -> set[str]:
     names: set[str] = set()
 
-    def walk(category) -> None:  # noqa: ANN001
+    def walk(category) -> None:
         names.add(category.name_en)
         for child in category.children:
             walk(child)

@@ -9,7 +9,7 @@ from tests.conftest import SITE
 
 
 @pytest.fixture
-def dealer(create_user, make_subscription, sign_in):  # noqa: ANN001, ANN201, F811
+def dealer(create_user, make_subscription, sign_in):  # noqa: F811
     """A signed-in user with an active Full plan (every brand)."""
     user = create_user()
     make_subscription(user, "active", plan_key="full")
@@ -18,10 +18,10 @@ def dealer(create_user, make_subscription, sign_in):  # noqa: ANN001, ANN201, F8
 
 
 @pytest.fixture
-def decode_vin(client):  # noqa: ANN001, ANN201
+def decode_vin(client):
     """POST /api/vehicles/decode as the signed-in client: `decode_vin(vin, **pick)`."""
 
-    def post(vin: str, **extra):  # noqa: ANN003, ANN202
+    def post(vin: str, **extra):
         return client.post("/api/vehicles/decode", json={"vin": vin, **extra}, headers=SITE)
 
     return post

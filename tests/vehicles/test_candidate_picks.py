@@ -27,7 +27,7 @@ STALE_CHOICE = "Seçilen araç adaylar arasında yok. VIN'i yeniden sorgulayın.
 
 
 @pytest.fixture
-def other_dealer(app, create_user, make_subscription):  # noqa: ANN001, ANN201
+def other_dealer(app, create_user, make_subscription):
     """A second signed-in dealer with a Full plan, on a client of their own."""
     user = create_user()
     make_subscription(user, "active", plan_key="full")
@@ -37,42 +37,42 @@ def other_dealer(app, create_user, make_subscription):  # noqa: ANN001, ANN201
     return other
 
 
-def decode(client, vin: str = VIN_COROLLA, **pick):  # noqa: ANN001, ANN003, ANN201
+def decode(client, vin: str = VIN_COROLLA, **pick):
     return client.post("/api/vehicles/decode", json={"vin": vin, **pick}, headers=SITE)
 
 
-def choose_again(client, vehicle_id: int):  # noqa: ANN001, ANN201
+def choose_again(client, vehicle_id: int):
     return client.post(f"/api/vehicles/{vehicle_id}/choose-again", json={}, headers=SITE)
 
 
-def candidate_ids(client) -> list[str]:  # noqa: ANN001
+def candidate_ids(client) -> list[str]:
     answer = decode(client).get_json()
     assert answer["result"] == "candidates", answer
     return [car["carId"] for car in answer["candidates"]]
 
 
-def picked(client, car_id: str) -> dict:  # noqa: ANN001
+def picked(client, car_id: str) -> dict:
     response = decode(client, catapiCarId=car_id)
     assert response.status_code == 200, response.get_json()
     return response.get_json()["vehicle"]
 
 
-def history_ids(client) -> list[int]:  # noqa: ANN001
+def history_ids(client) -> list[int]:
     return [item["id"] for item in client.get("/api/vehicles/history").get_json()["items"]]
 
 
-def page_token(client) -> str:  # noqa: ANN001
+def page_token(client) -> str:
     return csrf_token_from(client.get("/vin").get_data(as_text=True))
 
 
 @pytest.fixture
-def catapi_now_answers(monkeypatch):  # noqa: ANN001, ANN201
+def catapi_now_answers(monkeypatch):
     """`catapi_now_answers(*vehicle_keys)`: from now on the catalog API answers the Corolla's VIN with these sandbox
     vehicles, and the cached candidate list has expired."""
     cars_for_vin = SandboxCatalog.cars_for_vin
 
     def now(*keys: str) -> None:
-        def answer(catalog, vin, source):  # noqa: ANN001, ANN202
+        def answer(catalog, vin, source):
             if vin.upper() == VIN_COROLLA and source == "catapi":
                 return tuple(catalog.vehicle(key) for key in keys)
             return cars_for_vin(catalog, vin, source)
@@ -278,12 +278,12 @@ def test_a_pick_for_a_vin_never_listed_is_refused(client, dealer, upstreams):
 # --- the pages -----------------------------------------------------------------------------------------------------
 
 
-def post_page_decode(client, token: str, **fields):  # noqa: ANN001, ANN003, ANN201
+def post_page_decode(client, token: str, **fields):
     """The search form without JavaScript: the decode runs in the request."""
     return client.post("/vin/decode", data={"csrf_token": token, "vin": VIN_COROLLA, **fields})
 
 
-def page_pick(client, token: str, car_id: str) -> int:  # noqa: ANN001
+def page_pick(client, token: str, car_id: str) -> int:
     response = post_page_decode(client, token, catapiCarId=car_id)
     assert response.status_code == 303, response.get_data(as_text=True)[:500]
     return int(re.fullmatch(r"/vehicles/(\d+)", response.headers["Location"]).group(1))

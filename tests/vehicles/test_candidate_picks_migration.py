@@ -54,7 +54,7 @@ CATEGORY = sa.table(
 )
 
 
-def add_vehicle(vin: str, car_id: str, table: sa.TableClause = VEHICLE_BEFORE, **columns) -> int:  # noqa: ANN003
+def add_vehicle(vin: str, car_id: str, table: sa.TableClause = VEHICLE_BEFORE, **columns) -> int:
     """A stored vehicle with one category of its catalog."""
     values = {"vin": vin, "brand_name": "Toyota", "model": "Corolla", "source": "catapi", "created_at": NOW}
     row = {**values, "raw_data": {"carId": car_id}, **columns}
@@ -76,7 +76,7 @@ def add_vehicle(vin: str, car_id: str, table: sa.TableClause = VEHICLE_BEFORE, *
     return vehicle_id
 
 
-def log(user_id, vin: str, result_kind: str, pick: str = "none") -> None:  # noqa: ANN001
+def log(user_id, vin: str, result_kind: str, pick: str = "none") -> None:
     timings = {"wmi": vin[:3], "result_kind": result_kind, "candidate_pick": pick}
     db.session.execute(
         sa.insert(QueryLog.__table__).values(
@@ -85,7 +85,7 @@ def log(user_id, vin: str, result_kind: str, pick: str = "none") -> None:  # noq
     )
 
 
-def link(user_id, vehicle_id: int) -> None:  # noqa: ANN001
+def link(user_id, vehicle_id: int) -> None:
     db.session.execute(
         sa.insert(UserVehicle.__table__).values(user_id=user_id, vehicle_id=vehicle_id, last_decoded_at=NOW)
     )

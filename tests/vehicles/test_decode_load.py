@@ -34,7 +34,7 @@ def last_log(vin: str) -> QueryLog:
 
 
 @pytest.fixture
-def quick_catapi_timeouts(app, monkeypatch):  # noqa: ANN001, ANN201
+def quick_catapi_timeouts(app, monkeypatch):
     """catapi attempts that time out after 0.3 s, and a 3 s budget."""
     monkeypatch.setitem(app.config, "PCAT_DECODE_TIMEOUT_MS", 300)
     monkeypatch.setitem(app.config, "DECODE_BUDGET_SECONDS", 3)
@@ -244,7 +244,7 @@ def _timed_get(http: requests.Session, url: str) -> tuple[int, float]:
 
 
 @pytest.fixture
-def redis_down(app, monkeypatch):  # noqa: ANN001, ANN201
+def redis_down(app, monkeypatch):
     """Point the app's Redis client at a port nobody listens on (the limiter keeps its own storage)."""
 
     def stop() -> None:
@@ -327,13 +327,13 @@ def test_every_cached_decode_is_logged_and_moves_the_vehicle_up_at_most_once_a_m
     assert [log.timings.get("cache_source") for log in golf_logs] == ["miss", "redis_positive", "redis_positive"]
 
 
-def _last_decoded(user_id, vehicle_id):  # noqa: ANN001, ANN202
+def _last_decoded(user_id, vehicle_id):
     db.session.expire_all()
     return db.session.get(UserVehicle, (user_id, vehicle_id)).last_decoded_at
 
 
 @pytest.fixture
-def real_redis_app(make_app, redis_server, upstreams):  # noqa: ANN001, ANN201, F811
+def real_redis_app(make_app, redis_server, upstreams):  # noqa: F811
     """An app on a redis-server of the test's own (the limiter is put back afterwards, as in the outage tests)."""
     saved = dict(vars(limiter))
     yield make_app(REDIS_URL=redis_server.url, REDIS_SOCKET_TIMEOUT=0.5, **upstreams.settings)
@@ -342,13 +342,13 @@ def real_redis_app(make_app, redis_server, upstreams):  # noqa: ANN001, ANN201, 
 
 
 @pytest.mark.parametrize("outage", ["kill", "pause"])
-def test_a_real_redis_going_away_refuses_new_vins_with_503_and_keeps_stored_ones(  # noqa: PLR0913
+def test_a_real_redis_going_away_refuses_new_vins_with_503_and_keeps_stored_ones(
     real_redis_app,
     redis_server,  # noqa: F811 - the fixture imported above
     create_user,
     make_subscription,
     upstreams,
-    outage,  # noqa: ANN001
+    outage,
 ):
     user = create_user()
     make_subscription(user, "active", plan_key="full")

@@ -21,7 +21,7 @@ REVISION = "e7a1c3b5d9f2"
 
 
 @pytest.fixture
-def outage(app, upstreams, monkeypatch):  # noqa: ANN001, ANN201
+def outage(app, upstreams, monkeypatch):
     """Every catalog source answers with errors; catapi's attempts time out quickly within a 3 s budget."""
     monkeypatch.setitem(app.config, "PCAT_DECODE_TIMEOUT_MS", 300)
     monkeypatch.setitem(app.config, "DECODE_BUDGET_SECONDS", 3)
@@ -30,11 +30,11 @@ def outage(app, upstreams, monkeypatch):  # noqa: ANN001, ANN201
     return upstreams
 
 
-def api_decode(client, vin: str, language: str = "tr"):  # noqa: ANN001, ANN201
+def api_decode(client, vin: str, language: str = "tr"):
     return client.post("/api/vehicles/decode", json={"vin": vin}, headers={**SITE, "Accept-Language": language})
 
 
-def page_decode(client, vin: str):  # noqa: ANN001, ANN201
+def page_decode(client, vin: str):
     token = csrf_token_from(client.get("/vin").get_data(as_text=True))
     return client.post("/vin/decode", data={"csrf_token": token, "vin": vin}, headers={"Accept-Language": "tr"})
 

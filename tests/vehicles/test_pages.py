@@ -34,7 +34,7 @@ STAGE_NAMES = ("Önbellek", "Katalog API", "Web kataloğu", "Bayi portalı", "Ge
 
 
 @pytest.fixture
-def events(monkeypatch):  # noqa: ANN001, ANN201
+def events(monkeypatch):
     """The analytics events the page routes capture, as (distinct_id, event, properties)."""
     captured: list[tuple[str, str, dict]] = []
     monkeypatch.setattr(views, "capture", lambda *args: captured.append(args))
@@ -45,17 +45,17 @@ def event_names(events: list) -> list[str]:
     return [name for _user, name, _properties in events]
 
 
-def csrf(client) -> str:  # noqa: ANN001
+def csrf(client) -> str:
     return csrf_token_from(client.get("/vin").get_data(as_text=True))
 
 
-def post_decode(client, token: str, vin: str, headers: dict | None = None, **fields):  # noqa: ANN001, ANN003, ANN201
+def post_decode(client, token: str, vin: str, headers: dict | None = None, **fields):
     return client.post(
         "/vin/decode", data={"csrf_token": token, "vin": vin, **fields}, headers=HX if headers is None else headers
     )
 
 
-def poll_until_done(client, fragment: str):  # noqa: ANN001, ANN201
+def poll_until_done(client, fragment: str):
     """Follow a progress fragment's polls until the answer stops polling; return that response."""
     deadline = time.monotonic() + POLL_TIMEOUT_SECONDS
     seen_progress = False
@@ -72,7 +72,7 @@ def poll_until_done(client, fragment: str):  # noqa: ANN001, ANN201
     pytest.fail("the decode did not finish in time")
 
 
-def add_to_history(user, vin: str = VIN_GOLF, model: str = "Golf") -> Vehicle:  # noqa: ANN001
+def add_to_history(user, vin: str = VIN_GOLF, model: str = "Golf") -> Vehicle:
     vehicle = Vehicle(vin=vin, brand_name="Volkswagen", model=model, year=2017, engine="1.4 TSI", source="catapi")
     db.session.add(vehicle)
     db.session.flush()
@@ -336,7 +336,7 @@ def test_an_unknown_vehicle_is_the_turkish_404_page(client, dealer):
 
 
 @pytest.fixture
-def live_dealer(app, client, upstreams, sign_in):  # noqa: ANN001, ANN201
+def live_dealer(app, client, upstreams, sign_in):
     with committed_dealer(app) as dealer:
         sign_in(dealer.email)
         yield dealer

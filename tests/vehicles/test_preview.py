@@ -20,7 +20,7 @@ TR = {"Accept-Language": "tr"}
 HTMX = {"HX-Request": "true"}
 
 
-def assert_names_no_source(response) -> None:  # noqa: ANN001
+def assert_names_no_source(response) -> None:
     body = response.get_data(as_text=True).lower()
     for name in SOURCE_NAMES:
         assert name not in body, name

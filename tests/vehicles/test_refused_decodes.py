@@ -26,11 +26,11 @@ def refused_rows() -> list[QueryLog]:
     return [row for row in rows if row.timings.get("result_kind") == "refused"]
 
 
-def api_decode(client, vin: str, **extra):  # noqa: ANN001, ANN003, ANN201
+def api_decode(client, vin: str, **extra):
     return client.post("/api/vehicles/decode", json={"vin": vin, **extra}, headers={**SITE, "Accept-Language": "tr"})
 
 
-def page_decode(client, vin: str, **fields):  # noqa: ANN001, ANN003, ANN201
+def page_decode(client, vin: str, **fields):
     """The search page's form without JavaScript: the decode runs in the request."""
     token = csrf_token_from(client.get("/vin").get_data(as_text=True))
     return client.post(
@@ -46,7 +46,7 @@ def volkswagen_id() -> int:
 
 
 @pytest.fixture
-def single_plan_dealer(create_user, make_subscription, sign_in, billing_catalog):  # noqa: ANN001, ANN201
+def single_plan_dealer(create_user, make_subscription, sign_in, billing_catalog):
     """A signed-in dealer whose one-brand plan does not include Volkswagen."""
     user = create_user()
     subscription = make_subscription(user, "active", plan_key="single")
@@ -183,7 +183,7 @@ def test_each_throttled_client_has_its_own_row(app, client, create_user, make_su
 
 
 @pytest.fixture
-def query_log_down():  # noqa: ANN201
+def query_log_down():
     """Every insert into the query log fails in the database (a trigger), until the test's rollback."""
     if db.engine.dialect.name == "postgresql":
         db.session.execute(

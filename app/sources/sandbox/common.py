@@ -52,7 +52,7 @@ class SingleServerSandbox(Sandbox):
     def url(self) -> str:
         return self._server.url
 
-    def start(self):  # noqa: ANN201 - returns the subclass itself
+    def start(self):  # returns the subclass itself
         self._server.start()
         log.info("%s on %s", self.server_name, self.url)
         return self
