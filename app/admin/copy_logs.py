@@ -10,7 +10,7 @@ from flask import Blueprint, current_app, jsonify, request
 from flask_babel import gettext as _
 
 from app.admin.schemas import CopyLogPage, CopyLogQuery, TopCodes, TopCodesQuery
-from app.catalog.copies import CopyFilter, copy_log_page, top_codes
+from app.catalog.copies.services import CopyFilter, copy_log_page, top_codes
 from app.core.errors import ApiError
 from app.core.openapi import documented
 from app.core.security import requires_role

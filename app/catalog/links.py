@@ -30,7 +30,7 @@ class CatalogLinks:
     # The leaf's parts list as a CSV file and as a page to print (app.catalog.exports); None on the demo.
     export_csv_endpoint: str | None = None
     print_endpoint: str | None = None
-    # Where a part's OEM code is used (app.catalog.where_used_views); None on the demo, which opens no other vehicle.
+    # Where a part's OEM code is used (app.catalog.where_used.views); None on the demo, which opens no other vehicle.
     where_used_endpoint: str | None = None
     values: Mapping[str, Any] = field(default_factory=dict)  # what every endpoint above takes (the vehicle's id)
     # URL patterns built once per links object: a parts table links a hundred rows, and url_for is the costly part.

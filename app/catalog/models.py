@@ -109,8 +109,8 @@ class Part(db.Model):
         ),
         _search_index("ix_part_search_name", "search_name"),
         _search_index("ix_part_search_code", "search_code"),
-        # Where-used (app.catalog.where_used) looks a folded code up exactly: a btree, which the trigram index above
-        # is not on PostgreSQL; with the vehicle id, its counts per vehicle come from the index alone.
+        # Where-used (app.catalog.where_used) looks a folded code up exactly: a btree, which the trigram index
+        # above is not on PostgreSQL; with the vehicle id, its counts per vehicle come from the index alone.
         sa.Index("ix_part_search_code_vehicle_id", "search_code", "vehicle_id"),
     )
 

@@ -9,8 +9,9 @@ from typing import Any
 from flask import Response, render_template
 from flask_babel import gettext as _
 
-from app.catalog import deep_links, search, services
+from app.catalog import deep_links, services
 from app.catalog.models import Category
+from app.catalog.search import services as search
 from app.core.errors import ApiError
 from app.core.htmx import vary_on_htmx
 from app.sources.portal import ILLUSTRATION_PATTERN

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify, request
 
-from app.catalog import search
 from app.catalog.schemas import CategoryDetail, DemoVehicle, SearchQuery, SearchResult, Tree
+from app.catalog.search import services as search
 from app.core.openapi import documented
 from app.core.security import public
 from app.demo import services

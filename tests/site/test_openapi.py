@@ -91,6 +91,14 @@ def test_every_operation_has_its_own_id_and_a_summary(client):
     assert all(operation["summary"] and "<" not in operation["summary"] for operation in operations)
 
 
+def test_operation_ids_stay_what_generated_clients_call(client):
+    """An operation id is the name of a function in every generated client (openapi-python-client names its modules
+    after them): moving or renaming code must not change one. A new operation adds its line to operation_ids.txt."""
+    operations = client.get("/api/openapi.json").get_json()["paths"].values()
+    published = (PROJECT_ROOT / "tests" / "site" / "operation_ids.txt").read_text(encoding="utf-8").split()
+    assert sorted(op["operationId"] for ops in operations for op in ops.values()) == published
+
+
 def test_api_models_have_unique_names_across_domains():
     """The document names its components by class name, so two models of one name would overwrite each other."""
     domains = [path.parent.name for path in (PROJECT_ROOT / "app").glob("*/schemas.py")]

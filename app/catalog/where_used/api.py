@@ -5,8 +5,8 @@ from __future__ import annotations
 from flask import Blueprint, jsonify, request
 from flask_login import current_user
 
-from app.catalog import where_used
 from app.catalog.schemas import WhereUsed, WhereUsedQuery
+from app.catalog.where_used import services as where_used
 from app.core.openapi import documented
 from app.core.validation import int_arg
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, jsonify
 from flask_login import current_user
 
-from app.catalog import copies
+from app.catalog.copies import services as copies
 from app.catalog.schemas import Copied
 from app.catalog.services import open_vehicle
 from app.core import throttle

@@ -2,7 +2,7 @@
 
 The parts table's "Used in" link (the `oem_code` macro, templates/catalog/_macros.html) loads the fragment in its own
 place: a <details> opened on the list (templates/catalog/_where_used.html), which then closes and opens again without
-another request. Without HTMX the same URL is a page around the same fragment. Both read app.catalog.where_used, as
+another request. Without HTMX the same URL is a page around the same fragment. Both read the where-used service, as
 GET /api/parts/<oem>/where-used does.
 """
 
@@ -13,7 +13,8 @@ from typing import Any
 from flask import Blueprint, Response, render_template
 from flask_login import current_user
 
-from app.catalog import services, where_used
+from app.catalog import services
+from app.catalog.where_used import services as where_used
 from app.core.errors import ApiError
 from app.core.htmx import vary_on_htmx, wants_fragment
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from flask import Blueprint, jsonify, request
 from flask_login import current_user
 
-from app.catalog import search
 from app.catalog.schemas import SearchQuery, SearchResult
+from app.catalog.search import services as search
 from app.catalog.services import open_vehicle
 from app.core.openapi import documented
 
