@@ -4,16 +4,39 @@ from __future__ import annotations
 
 import logging
 import sys
-from importlib import import_module
 from typing import Any
 
 from flask import Flask, Response, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from app import (
+    accounts,
+    admin,
+    auth,
+    billing,
+    browse,
+    catalog,
+    changelog,
+    demo,
+    internal_admin,
+    notifications,
+    referrals,
+    site,
+    storage,
+    translation,
+    vehicles,
+)
 from app import config as settings
+from app.accounts import models as accounts_models
+from app.accounts import seed as accounts_seed
 from app.analytics.services import init_analytics
+from app.auth import models as auth_models
 from app.auth.guards import init_auth
+from app.billing import models as billing_models
+from app.billing import reference_data
+from app.catalog import models as catalog_models
 from app.catalog.tasks import init_prefetch
+from app.changelog import models as changelog_models
 from app.config import INSTANCE_DIR, PROJECT_ROOT
 from app.core.db import commit_per_request, tune_sqlite
 from app.core.errors import register_error_handlers
@@ -25,73 +48,36 @@ from app.core.security import init_form_csrf, init_security_headers
 from app.core.seed import register_seed_command
 from app.core.translate_cli import register_translate_commands
 from app.core.validation import init_input_checks
+from app.demo import seed as demo_seed
 from app.extensions import compress, db, limiter, migrate, redis_store
+from app.internal_admin import models as internal_admin_models
+from app.notifications import models as notifications_models
+from app.referrals import models as referrals_models
 from app.sources.cli import register_sources_commands
+from app.translation import models as translation_models
+from app.vehicles import models as vehicles_models
 
 # How a process that cannot start with its settings exits (create_app_or_exit).
 SETTINGS_EXIT_STATUS = 4
 
-# Each domain's blueprints, in registration order.
-BLUEPRINTS = [
-    "app.site.views:bp",
-    "app.site.api:bp",
-    "app.site.api_docs:bp",
-    "app.auth.api:bp",
-    "app.auth.views:bp",
-    "app.accounts.api:bp",
-    "app.accounts.views:bp",
-    "app.admin.api:bp",
-    "app.auth.social:bp",
-    "app.billing.api:bp",
-    "app.billing.views:bp",
-    "app.billing.payments_api:bp",
-    "app.billing.payments_views:bp",
-    "app.billing.cli:bp",
-    "app.translation.cli:bp",
-    "app.vehicles.api:bp",
-    "app.vehicles.views:bp",
-    "app.vehicles.preview_api:bp",
-    "app.vehicles.preview_views:bp",
-    "app.internal_admin.api:bp",
-    "app.internal_admin.subscriptions_api:bp",
-    "app.internal_admin.payments_api:bp",
-    "app.catalog.api:bp",
-    "app.catalog.views:bp",
-    "app.catalog.exports:bp",
-    "app.catalog.progress_views:bp",
-    "app.catalog.search.api:bp",
-    "app.catalog.copies.api:bp",
-    "app.catalog.where_used.api:bp",
-    "app.catalog.where_used.views:bp",
-    "app.admin.copy_logs:bp",
-    "app.translation.api:bp",
-    "app.translation.views:bp",
-    "app.storage.views:bp",
-    "app.browse.api:bp",
-    "app.browse.views:bp",
-    "app.demo.api:bp",
-    "app.demo.views:bp",
-    "app.demo.cli:bp",
-    "app.notifications.views:bp",
-    "app.notifications.links:bp",
-    "app.referrals.api:bp",
-    "app.referrals.views:bp",
-    "app.admin.queues_api:bp",
-    "app.admin.queue_views:bp",
-    "app.internal_admin.queues_api:bp",
-    "app.internal_admin.users_api:bp",
-    "app.internal_admin.users_api:consume_bp",
-    "app.site.support_api:bp",
-    "app.site.collect:bp",
-    "app.site.pages:bp",
-    "app.changelog.api:bp",
-    "app.changelog.views:bp",
-    "app.admin.dashboard_api:bp",
-    "app.internal_admin.dashboard_api:bp",
-    "app.admin.dashboard_views:bp",
-    "app.admin.users_api:bp",
-    "app.admin.users_views:bp",
-]
+# The domains that serve URLs, lowest layer first (docs/architecture.md): each hands over its blueprints.
+DOMAINS = (
+    storage,
+    translation,
+    accounts,
+    notifications,
+    referrals,
+    auth,
+    billing,
+    vehicles,
+    catalog,
+    browse,
+    demo,
+    admin,
+    site,
+    changelog,
+    internal_admin,
+)
 
 # Each domain's module registering the stand-ins `make run` starts for unset outside services (app.core.sandboxes).
 LOCAL_SERVICES = [
@@ -100,26 +86,27 @@ LOCAL_SERVICES = [
     "app.notifications.local_mail",
 ]
 
-MODEL_MODULES = [
-    "app.accounts.models",
-    "app.auth.models",
-    "app.notifications.models",
-    "app.billing.models",
-    "app.vehicles.models",
-    "app.catalog.models",
-    "app.internal_admin.models",
-    "app.translation.models",
-    "app.referrals.models",
-    "app.changelog.models",
-]
+# Every domain's models, so the metadata (and so migrations) knows every table.
+MODELS = (
+    accounts_models,
+    auth_models,
+    notifications_models,
+    billing_models,
+    vehicles_models,
+    catalog_models,
+    internal_admin_models,
+    translation_models,
+    referrals_models,
+    changelog_models,
+)
 
-# Each domain's seed step ("module.function"), in the order `flask seed` runs them.
-SEED_STEPS: list[str] = [
-    "app.accounts.seed.admin_user",
-    "app.billing.reference_data.brands",
-    "app.billing.reference_data.plans",
-    "app.demo.seed.demo_vehicle",  # after the brands: the demo vehicle needs its brand
-]
+# Each domain's seed step, in the order `flask seed` runs them.
+SEED_STEPS = (
+    accounts_seed.admin_user,
+    reference_data.brands,
+    reference_data.plans,
+    demo_seed.demo_vehicle,  # after the brands: the demo vehicle needs its brand
+)
 
 
 def create_app(overrides: dict[str, Any] | None = None) -> Flask:
@@ -176,7 +163,6 @@ def _init_compression(app: Flask) -> None:
 
 
 def _init_extensions(app: Flask) -> None:
-    _import_models()
     _init_compression(app)
     db.init_app(app)
     with app.app_context():
@@ -195,13 +181,7 @@ def _init_extensions(app: Flask) -> None:
     init_fragment_cache(app)
 
 
-def _import_models() -> None:
-    """Import every domain's models so the metadata (and so migrations) knows all tables."""
-    for module_name in MODEL_MODULES:
-        import_module(module_name)
-
-
 def _register_blueprints(app: Flask) -> None:
-    for target in BLUEPRINTS:
-        module_name, _, attribute = target.partition(":")
-        app.register_blueprint(getattr(import_module(module_name), attribute))
+    for domain in DOMAINS:
+        for blueprint in domain.blueprints():
+            app.register_blueprint(blueprint)

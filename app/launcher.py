@@ -48,8 +48,8 @@ def prepare_database() -> None:
     app = create_app_or_exit()
     with app.app_context(), one_node_at_a_time(db.engine):
         upgrade()
-        for dotted, summary in run_seed(app.config["SEED_STEPS"]):
-            print(f"seed {dotted}: {summary}", flush=True)
+        for name, summary in run_seed(app.config["SEED_STEPS"]):
+            print(f"seed {name}: {summary}", flush=True)
 
 
 @contextmanager

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
-from importlib import import_module
+from collections.abc import Callable, Sequence
 
 import click
 from flask import Flask
@@ -12,29 +11,31 @@ from flask import Flask
 log = logging.getLogger(__name__)
 
 
-def load_step(dotted: str) -> Callable[[], str]:
-    module_name, _, func_name = dotted.rpartition(".")
-    return getattr(import_module(module_name), func_name)
+SeedStep = Callable[[], str]
 
 
-def run_seed(steps: list[str]) -> list[tuple[str, str]]:
+def step_name(step: SeedStep) -> str:
+    return f"{step.__module__}.{step.__qualname__}"
+
+
+def run_seed(steps: Sequence[SeedStep]) -> list[tuple[str, str]]:
     """Run each step in its own transaction; a step returns a short summary of what it changed."""
     from app.extensions import db
 
     results = []
-    for dotted in steps:
+    for step in steps:
         try:
-            summary = load_step(dotted)()
+            summary = step()
             db.session.commit()
         except Exception:
             db.session.rollback()
             raise
-        log.info("seed %s: %s", dotted, summary)
-        results.append((dotted, summary))
+        log.info("seed %s: %s", step_name(step), summary)
+        results.append((step_name(step), summary))
     return results
 
 
-def register_seed_command(app: Flask, steps: list[str]) -> None:
+def register_seed_command(app: Flask, steps: Sequence[SeedStep]) -> None:
     app.config.setdefault("SEED_STEPS", steps)
 
     @app.cli.command("seed")
@@ -43,5 +44,5 @@ def register_seed_command(app: Flask, steps: list[str]) -> None:
         configured = app.config["SEED_STEPS"]
         if not configured:
             click.echo("seed: no steps registered")
-        for dotted, summary in run_seed(configured):
-            click.echo(f"seed {dotted}: {summary}")
+        for name, summary in run_seed(configured):
+            click.echo(f"seed {name}: {summary}")

@@ -11,7 +11,7 @@ import threading
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Flask, current_app
+from flask import Blueprint, Flask, current_app
 
 from app.storage.base import CACHE_CONTROL, IMAGE_TYPES, Storage, validate_key
 from app.storage.local import LocalStorage
@@ -72,3 +72,10 @@ def storage_for(app: Flask) -> Storage:
 def current_storage() -> Storage:
     """The storage backend of the current app."""
     return storage_for(current_app._get_current_object())  # type: ignore[attr-defined]
+
+
+def blueprints() -> list[Blueprint]:
+    """The domain's blueprints, registered in this order (imported here so that a model import loads no route)."""
+    from app.storage import views
+
+    return [views.bp]

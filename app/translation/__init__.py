@@ -1,5 +1,7 @@
 """EN→TR translation of catalog text: the builtin dictionary, the rule-based translator, admin terms and tr- jobs."""
 
+from flask import Blueprint
+
 from app.translation.dictionary import Term, builtin_terms
 from app.translation.translator import (
     RateLimitedError,
@@ -18,3 +20,10 @@ __all__ = [
     "builtin_terms",
     "default_translator",
 ]
+
+
+def blueprints() -> list[Blueprint]:
+    """The domain's blueprints, registered in this order (imported here so that a model import loads no route)."""
+    from app.translation import api, cli, views
+
+    return [cli.bp, api.bp, views.bp]

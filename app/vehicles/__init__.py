@@ -1,0 +1,10 @@
+"""VIN decode, decoded vehicles shared by every dealer, each dealer's picks and history, the public preview."""
+
+from flask import Blueprint
+
+
+def blueprints() -> list[Blueprint]:
+    """The domain's blueprints, registered in this order (imported here so that a model import loads no route)."""
+    from app.vehicles import api, preview_api, preview_views, views
+
+    return [api.bp, views.bp, preview_api.bp, preview_views.bp]

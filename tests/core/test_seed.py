@@ -16,7 +16,7 @@ def second_step() -> str:
 
 
 def test_seed_runs_registered_steps_in_order(app, runner, monkeypatch):
-    monkeypatch.setitem(app.config, "SEED_STEPS", [f"{__name__}.record_step", f"{__name__}.second_step"])
+    monkeypatch.setitem(app.config, "SEED_STEPS", [record_step, second_step])
 
     result = runner.invoke(args=["seed"])
 
