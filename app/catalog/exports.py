@@ -2,7 +2,7 @@
 
 Both are checked as the leaf's page is (app.catalog.views.category): the caller's plan covers the vehicle's brand and
 the category is the vehicle's; a group, which has no parts list, is not found. A refusal is the error page, in the
-request's language. The public demo has neither (app.catalog.links: no endpoints given, so no links).
+request's language. The public demo has neither (app.catalog.page_links: no endpoints given, so no links).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from flask_babel import format_datetime, to_user_timezone
 from flask_login import current_user
 
 from app.catalog import parts_list, presenters, services
-from app.catalog.links import dealer_links
+from app.catalog.page_links import dealer_links
 from app.core.db import utcnow
 from app.vehicles.models import Vehicle
 

@@ -7,7 +7,7 @@ itself is the catalog's page too (`vehicle_page`).
 
 What the main area and the tree show is built in app.catalog.presenters, which the public demo (app.demo.views) and
 the printed parts list share: the demo renders the same templates from its own stored reads, and each page passes its
-own `links` (app.catalog.links).
+own `links` (app.catalog.page_links).
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from flask import Blueprint, Response, redirect, render_template, request, url_f
 from flask_login import current_user
 
 from app.catalog import deep_links, references, services
-from app.catalog.links import dealer_links
 from app.catalog.models import Category
+from app.catalog.page_links import dealer_links
 from app.catalog.presenters import (
     PLAN_LIMITED,
     QUERY_MAX_LENGTH,

@@ -22,8 +22,8 @@ from flask_login import current_user
 
 from app.analytics.services import capture
 from app.catalog import presenters
-from app.catalog.links import CatalogLinks
 from app.catalog.models import Category
+from app.catalog.page_links import CatalogLinks
 from app.core.errors import ApiError
 from app.core.htmx import vary_on_htmx, wants_fragment
 from app.core.security import public

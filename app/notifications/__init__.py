@@ -5,6 +5,6 @@ from flask import Blueprint
 
 def blueprints() -> list[Blueprint]:
     """The domain's blueprints, registered in this order (imported here so that a model import loads no route)."""
-    from app.notifications import links, views
+    from app.notifications import tracked_links, views
 
-    return [views.bp, links.bp]
+    return [views.bp, tracked_links.bp]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from flask_babel import refresh
 
-from app.catalog.links import dealer_links
+from app.catalog.page_links import dealer_links
 from app.core.fragments import FragmentCache
 from app.vehicles.models import Vehicle
 
