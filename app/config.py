@@ -118,10 +118,14 @@ def _storage_dir(value: str | None) -> str:
     return str(path if path.is_absolute() else PROJECT_ROOT / path)
 
 
+def is_production(environ: os._Environ[str] | dict[str, str] | None = None) -> bool:
+    return _flag((os.environ if environ is None else environ).get("PRODUCTION"))
+
+
 def from_env(environ: os._Environ[str] | dict[str, str] | None = None) -> dict:
     """Build the Flask config mapping from environment variables."""
     env = os.environ if environ is None else environ
-    production = _flag(env.get("PRODUCTION"))
+    production = is_production(env)
     https = _flag(env.get("FORCE_HTTPS"), default=production)
     return {
         # Production: every required setting must be given (check_production), FORCE_HTTPS is on unless set to false.

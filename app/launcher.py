@@ -22,7 +22,7 @@ import sqlalchemy as sa
 from dotenv import load_dotenv
 from sqlalchemy.engine import Engine
 
-from app.config import PROJECT_ROOT, from_env
+from app.config import PROJECT_ROOT, is_production
 from app.core import embedded_redis, sandboxes
 from app.core.reconnect import Backoff
 
@@ -169,7 +169,7 @@ def main() -> int:
     started = []
     # In production every outside service is real: no stand-in takes a missing one's place (prepare_database's app
     # refuses to start without it instead).
-    if not from_env()["PRODUCTION"]:
+    if not is_production():
         if not os.environ.get("REDIS_URL"):
             os.environ["REDIS_URL"] = embedded_redis.shared_url()
         started = start_local_services(host, port)
