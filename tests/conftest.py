@@ -245,7 +245,7 @@ def posthog():
 @pytest.fixture
 def stripe_sandbox():
     """The Stripe sandbox, signing its webhooks with tests.support.payments.WEBHOOK_SECRET."""
-    from app.billing.sandbox import StripeSandbox
+    from app.billing.sandbox.server import StripeSandbox
     from tests.support.payments import WEBHOOK_SECRET
 
     sandbox = StripeSandbox(webhook_secret=WEBHOOK_SECRET).start()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import secrets
 
-from app.billing.sandbox import StripeSandbox
+from app.billing.sandbox.server import StripeSandbox
 from app.core.sandboxes import LocalService, register
 
 WEBHOOK_PATH = "/api/payments/card/webhook"

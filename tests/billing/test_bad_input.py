@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.billing.models import ProviderEvent, Subscription
-from app.billing.sandbox import stripe_signature
+from app.billing.sandbox.events import stripe_signature
 from app.core.validation import ID_MAX
 from app.extensions import db
 from tests.conftest import SITE

@@ -12,7 +12,7 @@ import pytest
 import requests
 import stripe
 
-from app.billing.sandbox import StripeSandbox
+from app.billing.sandbox.server import StripeSandbox
 from app.core.loopback import LoopbackServer
 
 APP_CSS = Path(__file__).resolve().parents[2] / "app" / "static" / "css" / "app.css"

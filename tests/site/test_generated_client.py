@@ -27,7 +27,7 @@ from rq import SimpleWorker
 from app.accounts.services import create_user
 from app.auth.sessions import COOKIE_NAME
 from app.billing import reference_data
-from app.billing.sandbox import StripeSandbox
+from app.billing.sandbox.server import StripeSandbox
 from app.core.loopback import LoopbackServer
 from app.extensions import db, queues, redis_store
 from app.sources.sandbox.catalog import VIN_COROLLA, VIN_GOLF

@@ -26,7 +26,7 @@ from schemathesis.specs.openapi.checks import (
 
 from app.auth.sessions import COOKIE_NAME
 from app.billing.models import Subscription
-from app.billing.sandbox import StripeSandbox
+from app.billing.sandbox.server import StripeSandbox
 from app.config import PROJECT_ROOT
 from app.core.loopback import LoopbackServer
 from app.core.openapi import SESSION_COOKIE

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 
 from app.billing.models import Payment, Subscription
-from app.billing.sandbox import StripeSandbox
+from app.billing.sandbox.server import StripeSandbox
 from app.extensions import db
 from tests.conftest import PASSWORD, SITE
 

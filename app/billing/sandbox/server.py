@@ -1,47 +1,28 @@
-"""A stand-in for the card provider (Stripe) on loopback: the API calls our gateway makes, a hosted payment page
-and signed webhook deliveries.
-
-`make run` starts it when no STRIPE_SECRET_KEY is configured, and the tests use it as the fake Stripe, so the
-real stripe SDK is exercised end to end without the internet. Any Bearer key is accepted.
-"""
+"""The sandbox's server: Stripe's API routes, the hosted pay page's routes and the objects they keep (checkout
+sessions, payment intents, charges, refunds, disputes), with what the customer or Stripe does to them for tests."""
 
 from __future__ import annotations
 
 import copy
-import hashlib
-import hmac
-import json
 import logging
-import re
 import secrets
 import threading
 import time
-from datetime import datetime
-from pathlib import Path
 from typing import Any
-from zoneinfo import ZoneInfo
 
-import requests
-from markupsafe import escape
 from werkzeug.exceptions import HTTPException, NotFound, Unauthorized
 from werkzeug.routing import Map, Rule
 from werkzeug.utils import redirect
 from werkzeug.wrappers import Request, Response
 
-from app.billing.money import turkish_amount
+from app.billing.sandbox import events
+from app.billing.sandbox.pages import ASSETS, STATIC_DIR, pay_page_html, receipt_html
+from app.billing.sandbox.wire import idempotency_error, json_response, new_id, parse_stripe_form, stripe_error
 from app.core.loopback import LoopbackServer
 
 log = logging.getLogger(__name__)
 
-API_VERSION = "2025-01-27.acacia"
-WEBHOOK_TIMEOUT_SECONDS = 10
-_BRACKETS = re.compile(r"\[([^\]]*)\]")
-# The product's own stylesheet and icon, served from the sandbox so its pages look like the rest of Parça Bul.
-STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
-ASSETS = {"app.css": ("css/app.css", "text/css"), "favicon.svg": ("favicon.svg", "image/svg+xml")}
-STYLESHEET_PATH = "/assets/app.css"
 DISPUTE_OUTCOMES = ("won", "lost", "warning_closed")
-RECEIPT_ZONE = ZoneInfo("Europe/Istanbul")
 
 URLS = Map(
     [
@@ -59,57 +40,6 @@ URLS = Map(
         Rule("/assets/<name>", methods=["GET"], endpoint="asset"),
     ]
 )
-
-
-def parse_stripe_form(pairs: list[tuple[str, str]]) -> dict[str, Any]:
-    """Rebuild the nested parameters the SDK flattens into `a[b][0][c]=v` form fields."""
-    root: dict[str, Any] = {}
-    for key, value in pairs:
-        head = key.split("[", 1)[0]
-        path = [head, *_BRACKETS.findall(key[len(head) :])]
-        node = root
-        for part in path[:-1]:
-            node = node.setdefault(part or str(len(node)), {})
-        last = path[-1] or str(len(node))
-        node[last] = value
-    return _lists_from_numbered(root)
-
-
-def _lists_from_numbered(node: Any) -> Any:
-    if not isinstance(node, dict):
-        return node
-    converted = {key: _lists_from_numbered(value) for key, value in node.items()}
-    if converted and all(key.isdigit() for key in converted):
-        return [converted[key] for key in sorted(converted, key=int)]
-    return converted
-
-
-def stripe_signature(secret: str, payload: bytes, timestamp: int | None = None) -> str:
-    """The Stripe-Signature header value for `payload`, as Stripe computes it."""
-    timestamp = int(time.time()) if timestamp is None else timestamp
-    signed = f"{timestamp}.".encode() + payload
-    digest = hmac.new(secret.encode(), signed, hashlib.sha256).hexdigest()
-    return f"t={timestamp},v1={digest}"
-
-
-def _new_id(prefix: str) -> str:
-    return f"{prefix}_{secrets.token_hex(12)}"
-
-
-def _json(data: Any, status: int = 200) -> Response:
-    return Response(json.dumps(data), status=status, mimetype="application/json")
-
-
-def _stripe_error(message: str, status: int, code: str = "resource_missing") -> Response:
-    return _json({"error": {"type": "invalid_request_error", "code": code, "message": message}}, status)
-
-
-def _idempotency_error(key: str) -> Response:
-    message = (
-        "Keys for idempotent requests can only be used with the same parameters they were first used with. "
-        f"Try using a key other than '{key}' if you meant to execute a different request."
-    )
-    return _json({"error": {"type": "idempotency_error", "message": message}}, 400)
 
 
 def _whole_number(value: Any) -> int | None:
@@ -166,9 +96,9 @@ class StripeSandbox:
                 self._check_key(request)
             return getattr(self, f"_{endpoint}")(request, **args)
         except NotFound:
-            return _stripe_error("No such resource.", 404)
+            return stripe_error("No such resource.", 404)
         except Unauthorized:
-            return _stripe_error("Invalid API Key provided.", 401, code="invalid_api_key")
+            return stripe_error("Invalid API Key provided.", 401, code="invalid_api_key")
         except HTTPException as error:
             return error
 
@@ -181,11 +111,11 @@ class StripeSandbox:
         params = parse_stripe_form(list(request.form.items(multi=True)))
         items = params.get("line_items") or []
         if params.get("mode") != "payment" or not items:
-            return _stripe_error("mode=payment and line_items are required.", 400, code="parameter_missing")
+            return stripe_error("mode=payment and line_items are required.", 400, code="parameter_missing")
         session = self._session_from(params, items)
         with self._lock:
             self.sessions[session["id"]] = session
-        return _json(session)
+        return json_response(session)
 
     def _session_from(self, params: dict, items: list[dict]) -> dict:
         session_id = f"cs_test_{secrets.token_hex(16)}"
@@ -214,25 +144,25 @@ class StripeSandbox:
         }
 
     def _get_session(self, _request: Request, session_id: str) -> Response:
-        return _json(self._find(self.sessions, session_id))
+        return json_response(self._find(self.sessions, session_id))
 
     def _expire_session(self, _request: Request, session_id: str) -> Response:
         session = self._find(self.sessions, session_id)
         if session["status"] != "open":
-            return _stripe_error("Only an open Checkout Session can be expired.", 400, code="checkout_session_not_open")
+            return stripe_error("Only an open Checkout Session can be expired.", 400, code="checkout_session_not_open")
         # Stripe notifies after answering; delivering inline would wait on the caller's own open transaction.
         self.expire(session_id, deliver_later=True)
-        return _json(self._public_session(session))
+        return json_response(self._public_session(session))
 
     def _get_payment_intent(self, request: Request, intent_id: str) -> Response:
         intent = dict(self._find(self.payment_intents, intent_id))
         expand = [value for key, value in request.args.items(multi=True) if key.startswith("expand")]
         if "latest_charge" in expand and intent.get("latest_charge"):
             intent["latest_charge"] = self._find(self.charges, intent["latest_charge"])
-        return _json(intent)
+        return json_response(intent)
 
     def _get_charge(self, _request: Request, charge_id: str) -> Response:
-        return _json(self._find(self.charges, charge_id))
+        return json_response(self._find(self.charges, charge_id))
 
     def _create_refund(self, request: Request) -> Response:
         """Refund a payment intent's charge as Stripe does: once per Idempotency-Key, never past what is left."""
@@ -242,17 +172,17 @@ class StripeSandbox:
             if key in self._idempotent:
                 first_params, refund = self._idempotent[key]
                 if first_params != params:
-                    return _idempotency_error(key)
-                return _json(refund)  # the same refund again; no second refund, no second event
+                    return idempotency_error(key)
+                return json_response(refund)  # the same refund again; no second refund, no second event
             try:
                 refund, charge = self._refund(params.get("payment_intent", ""), params.get("amount"), params)
             except SandboxRefundError as refusal:
-                return _stripe_error(refusal.message, 400, code=refusal.code)
+                return stripe_error(refusal.message, 400, code=refusal.code)
             if key:
                 self._idempotent[key] = (params, refund)
         # Stripe notifies after answering; delivering inline would wait on the caller's own open transaction.
         self.send_event("charge.refunded", charge, deliver_later=True)
-        return _json(refund)
+        return json_response(refund)
 
     def _refund(self, intent_id: str, amount: Any, params: dict) -> tuple[dict, dict]:
         """Record a refund of the intent's charge (the lock held); return the refund and a copy of the charge."""
@@ -271,7 +201,7 @@ class StripeSandbox:
                 f"Refund amount ({amount}) is greater than unrefunded amount on charge ({left})", "amount_too_large"
             )
         refund = {
-            "id": _new_id("re"),
+            "id": new_id("re"),
             "object": "refund",
             "amount": amount,
             "currency": intent["currency"],
@@ -290,7 +220,7 @@ class StripeSandbox:
         return refund, copy.deepcopy(charge)
 
     def _receipt(self, _request: Request, charge_id: str) -> Response:
-        return Response(_receipt_html(self._find(self.charges, charge_id)), mimetype="text/html")
+        return Response(receipt_html(self._find(self.charges, charge_id)), mimetype="text/html")
 
     @staticmethod
     def _favicon(_request: Request) -> Response:
@@ -306,7 +236,7 @@ class StripeSandbox:
 
     def _pay_page(self, _request: Request, session_id: str) -> Response:
         session = self._find(self.sessions, session_id)
-        return Response(_pay_page_html(session), mimetype="text/html")
+        return Response(pay_page_html(session), mimetype="text/html")
 
     def _pay_complete(self, _request: Request, session_id: str) -> Response:
         session = self._find(self.sessions, session_id)
@@ -358,7 +288,7 @@ class StripeSandbox:
     def _intent_for(self, session: dict) -> dict:
         if session["payment_intent"] is None:
             intent = {
-                "id": _new_id("pi"),
+                "id": new_id("pi"),
                 "object": "payment_intent",
                 "amount": session["amount_total"],
                 "currency": session["currency"],
@@ -382,7 +312,7 @@ class StripeSandbox:
         with self._lock:
             charge = self.charges[self.payment_intents[payment_intent_id]["latest_charge"]]
             dispute = {
-                "id": _new_id("dp"),
+                "id": new_id("dp"),
                 "object": "dispute",
                 "amount": charge["amount"],
                 "currency": charge["currency"],
@@ -410,7 +340,7 @@ class StripeSandbox:
         return [event for event in self.events if event["type"] == event_type]
 
     def _charge_for(self, intent: dict) -> dict:
-        charge_id = _new_id("ch")
+        charge_id = new_id("ch")
         charge = {
             "id": charge_id,
             "object": "charge",
@@ -436,23 +366,11 @@ class StripeSandbox:
     # --- webhooks ---------------------------------------------------------------------------------------------
 
     def make_event(self, event_type: str, data_object: dict) -> dict:
-        return {
-            "id": _new_id("evt"),
-            "object": "event",
-            "api_version": API_VERSION,
-            "created": int(time.time()),
-            "type": event_type,
-            "livemode": False,
-            "pending_webhooks": 1,
-            "request": {"id": None, "idempotency_key": None},
-            "data": {"object": data_object},
-        }
+        return events.make_event(event_type, data_object)
 
     def signed(self, event: dict, secret: str | None = None) -> tuple[bytes, dict[str, str]]:
         """The body and headers Stripe would deliver `event` with."""
-        payload = json.dumps(event).encode()
-        signature = stripe_signature(secret if secret is not None else self.webhook_secret, payload)
-        return payload, {"Content-Type": "application/json", "Stripe-Signature": signature}
+        return events.signed(event, secret if secret is not None else self.webhook_secret)
 
     def send_event(self, event_type: str, data_object: dict, deliver_later: bool = False) -> dict:
         """Build the event and, when a webhook URL is set, deliver it signed; return the event either way."""
@@ -460,91 +378,7 @@ class StripeSandbox:
         with self._lock:
             self.events.append(event)
         if self.webhook_url and deliver_later:
-            threading.Thread(target=self._deliver, args=(event,), name="stripe-sandbox-webhook", daemon=True).start()
+            events.deliver_later(self.webhook_url, self.webhook_secret, event)
         elif self.webhook_url:
-            self._deliver(event)
+            events.deliver(self.webhook_url, self.webhook_secret, event)
         return event
-
-    def _deliver(self, event: dict) -> None:
-        payload, headers = self.signed(event)
-        try:
-            response = requests.post(self.webhook_url, data=payload, headers=headers, timeout=WEBHOOK_TIMEOUT_SECONDS)
-        except requests.RequestException:
-            log.warning("webhook %s for event %s could not be delivered", event["type"], event["id"], exc_info=True)
-            return
-        if response.status_code >= 300:
-            log.warning("webhook %s answered %s for event %s", event["type"], response.status_code, event["id"])
-
-
-def _display_amount(amount: int, currency: str) -> str:
-    """The amount as the product shows it, the Turkish way: 149900 TRY -> "1.499,00 ₺" (other currencies by code)."""
-    symbol = "₺" if currency.upper() == "TRY" else escape(currency.upper())
-    return f"{turkish_amount(amount)} {symbol}"
-
-
-def _page(title: str, content: str) -> str:
-    """A page in the product's look: its stylesheet and header, the sandbox named as a test environment."""
-    return (
-        "<!doctype html><html lang='tr'><head><meta charset='utf-8'>"
-        "<meta name='viewport' content='width=device-width, initial-scale=1'>"
-        f"<title>{title} · Parça Bul</title>"
-        "<link rel='icon' href='/assets/favicon.svg' type='image/svg+xml'>"
-        f"<link rel='stylesheet' href='{STYLESHEET_PATH}'></head><body>"
-        "<header class='site-header'><div class='container header-row'>"
-        "<span class='brand'><span class='brand-mark' aria-hidden='true'>⚙</span> Parça Bul</span>"
-        "<span class='badge badge-warn'>Test ortamı · Sandbox</span></div></header>"
-        f"<main id='main' class='container'><section class='auth-card card'>{content}</section></main>"
-        "<footer class='site-footer'><div class='container footer-row'>"
-        "<span>Ödeme sağlayıcısının test sayfası · The payment provider's test page</span></div></footer>"
-        "</body></html>"
-    )
-
-
-def _test_notice() -> str:
-    return (
-        "<p class='notice notice-warn'>Test ortamı: gerçek bir ödeme alınmaz, kart bilgisi istenmez. "
-        "· Sandbox: no real payment is taken and no card is asked for.</p>"
-    )
-
-
-def _pay_page_html(session: dict) -> str:
-    session_id = escape(session["id"])
-    items = ", ".join(str(escape(name)) for name in session["line_items_summary"])
-    if session["status"] != "open":
-        actions = (
-            f"<p class='notice'>Bu ödeme oturumu kapandı · This checkout session is {escape(session['status'])}.</p>"
-        )
-    else:
-        actions = (
-            f"<form class='form-stack' method='post' action='/pay/{session_id}/complete'>"
-            "<button type='submit' class='button button-block'>Öde · Pay</button></form>"
-            f"<form class='form-stack' method='post' action='/pay/{session_id}/cancel'>"
-            "<button type='submit' class='button button-secondary button-block'>Vazgeç · Cancel</button></form>"
-        )
-    email = session.get("customer_email")
-    payer = f"<p class='muted'>{escape(email)}</p>" if email else ""
-    return _page(
-        "Ödeme · Checkout",
-        "<h1>Ödeme · Checkout</h1>"
-        f"<p class='muted'>{items}</p>{payer}"
-        f"<p class='plan-price amount'>{_display_amount(session['amount_total'], session['currency'])}</p>"
-        f"{_test_notice()}{actions}",
-    )
-
-
-def _receipt_html(charge: dict) -> str:
-    paid = f"{datetime.fromtimestamp(charge['created'], RECEIPT_ZONE):%d.%m.%Y}"
-    rows = [
-        ("Makbuz no · Receipt no", escape(charge["id"])),
-        ("Tarih · Date", paid),
-        ("Tutar · Amount", _display_amount(charge["amount"], charge["currency"])),
-    ]
-    if charge.get("amount_refunded"):
-        rows.append(("İade edilen · Refunded", _display_amount(charge["amount_refunded"], charge["currency"])))
-    details = "".join(f"<dt>{label}</dt><dd>{value}</dd>" for label, value in rows)
-    return _page(
-        "Makbuz · Receipt",
-        "<h1>Makbuz · Receipt</h1>"
-        f"<p class='plan-price amount'>{_display_amount(charge['amount'], charge['currency'])}</p>"
-        f"<dl class='details'>{details}</dl>{_test_notice()}",
-    )
