@@ -27,7 +27,8 @@ from app.browse.upstream import (
 )
 from app.core.errors import ApiError
 from app.core.text import fold
-from app.sources.scrape import WIZARD_STEPS, VehicleInfo, WizardMatch, WizardPage
+from app.sources.scrape import WIZARD_STEPS
+from app.sources.scrape_types import VehicleInfo, WizardMatch, WizardPage
 
 FUZZY_THRESHOLD = 70  # one wrong letter in a four-letter name ("klio") scores 75; unrelated names stay below 60
 MODEL_QUERY_MAX = 60

@@ -27,7 +27,8 @@ from app.core.errors import ApiError
 from app.extensions import db
 from app.sources.catapi import CatapiError, CatapiNotFoundError, CatapiSettings, CatapiSource
 from app.sources.pictures import HotspotBox
-from app.sources.scrape import ScrapeError, ScrapeNotFoundError, ScrapeSettings, ScrapeSource
+from app.sources.scrape import ScrapeSettings, ScrapeSource
+from app.sources.scrape_types import ScrapeError, ScrapeNotFoundError
 from app.translation.services import current_translator
 
 log = logging.getLogger(__name__)

@@ -15,9 +15,10 @@ from app.sources.catapi import CatapiError, CatapiRateLimitedError, CatapiSource
 from app.sources.catapi import PartRow as CatapiRow
 from app.sources.pictures import HotspotBox, ImageRefusedError, SchemaImage
 from app.sources.portal import ILLUSTRATION_PATTERN, PortalError, PortalNode, PortalPart, PortalSource, parse_part
-from app.sources.scrape import GroupInfo as ScrapeGroup
-from app.sources.scrape import PartRow as ScrapeRow
-from app.sources.scrape import ScrapeError, ScrapeSource
+from app.sources.scrape import ScrapeSource
+from app.sources.scrape_types import GroupInfo as ScrapeGroup
+from app.sources.scrape_types import PartRow as ScrapeRow
+from app.sources.scrape_types import ScrapeError
 from app.vehicles.models import Vehicle
 
 

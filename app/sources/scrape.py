@@ -3,52 +3,47 @@
 Pages are fetched with `requests` and parsed with BeautifulSoup. Every page of the catalog wraps its content in
 `<main data-page="...">`; when that is missing because the page is a JavaScript-only shell or a "checking your
 browser" challenge, the same URL is opened in headless Chromium through Selenium and the rendered HTML is parsed the
-same way. Anything else without the expected structure (timeouts, 5xx, broken HTML) is a failure. A parts page shows
-its schema picture with an HTML image map (app.sources.pictures); the image itself is a static file, read with
-`requests` whichever way the page came.
+same way (app.sources.scrape_browser). Anything else without the expected structure (timeouts, 5xx, broken HTML) is a
+failure. A parts page shows its schema picture with an HTML image map (app.sources.pictures); the image itself is a
+static file, read with `requests` whichever way the page came.
 
-Scrape parts from a local source dump are read only for catalog codes listed in SCRAPE_DUMP_ALLOWED_CATALOGS
-(default empty: none).
+Scrape parts from a local source dump (app.sources.scrape_dump) are read only for catalog codes listed in
+SCRAPE_DUMP_ALLOWED_CATALOGS (default empty: none). The errors and records are in app.sources.scrape_types.
 """
 
 from __future__ import annotations
 
-import json
 import logging
-import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import requests
 from bs4 import BeautifulSoup, Tag
 
 from app.sources.base import Car, LookupResult, RetryListener, timed
-from app.sources.pictures import SchemaImage, from_image_map, read_image
+from app.sources.pictures import from_image_map, read_image
 from app.sources.quantity import parse_quantity
+from app.sources.scrape_browser import HeadlessBrowser
+from app.sources.scrape_dump import read_dump_parts
+from app.sources.scrape_types import (
+    BrandInfo,
+    GroupInfo,
+    PartRow,
+    PartsSheet,
+    ScrapeError,
+    ScrapeNotFoundError,
+    ScrapeUnavailableError,
+    VehicleInfo,
+    WizardMatch,
+    WizardPage,
+)
 
 log = logging.getLogger(__name__)
 
 WIZARD_STEPS = ("body", "engine", "gearbox", "year")
 CHALLENGE_MARKERS = ("checking your browser", "just a moment")
 FALSE_WORDS = {"0", "false", "no", "off", ""}
-
-
-class ScrapeError(Exception):
-    """Any scrape call that gave no usable answer."""
-
-
-class ScrapeUnavailableError(ScrapeError):
-    """Timeout, refused connection, 5xx, or a page without the expected structure (also after the browser)."""
-
-
-class ScrapeNotFoundError(ScrapeError):
-    """The catalog answered 404 for a brand, vehicle or group it does not know."""
-
-
-class DumpRefusedError(ScrapeError):
-    """The local source dump is not to be read for this catalog code."""
 
 
 # --- configuration -------------------------------------------------------------------------------------------------
@@ -86,72 +81,6 @@ def _code_set(value: str | list[str] | tuple[str, ...] | frozenset[str] | None) 
     return frozenset(item.strip().upper() for item in items if item and item.strip())
 
 
-# --- what the browsing calls return --------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class BrandInfo:
-    id: str
-    name: str
-
-
-@dataclass(frozen=True)
-class VehicleInfo:
-    catalog_code: str
-    car_id: str | None
-    brand: str
-    model: str
-    name: str
-    year: int | None
-    engine: str | None
-    parameters: dict[str, str]
-
-
-@dataclass(frozen=True)
-class GroupInfo:
-    id: str
-    name: str
-    category: str | None
-
-
-@dataclass(frozen=True)
-class PartRow:
-    oem: str
-    name: str
-    position: str | None
-    remark: str | None
-    unavailable: bool = False
-    quantity: int | None = None  # the Qty column (app.sources.quantity); None: "as needed", empty or no count
-
-
-@dataclass(frozen=True)
-class PartsSheet:
-    parts: tuple[PartRow, ...]
-    picture: SchemaImage | None  # None when the page has no usable picture
-
-
-@dataclass(frozen=True)
-class WizardMatch:
-    catalog_code: str
-    car_id: str | None
-    name: str
-    year: int | None
-    engine: str | None
-
-
-@dataclass(frozen=True)
-class WizardPage:
-    brand: str
-    step: str | None  # the parameter whose options are listed; None when every step is answered
-    options: tuple[str, ...]
-    selected: dict[str, str]
-    matches: tuple[WizardMatch, ...]
-
-    @property
-    def done(self) -> bool:
-        return self.step is None
-
-
 # --- the adapter ---------------------------------------------------------------------------------------------------
 
 
@@ -163,18 +92,12 @@ class ScrapeSource:
             raise ValueError("scrape needs SCRAPE_BASE_URL")
         self.settings = settings
         self._session = session or requests.Session()
-        self._browser: Any = None  # a selenium WebDriver, started on first need
-        self._browser_lock = threading.Lock()
+        self._browser = HeadlessBrowser(settings.chromium_path, settings.chromedriver_path, settings.timeout_seconds)
         self.browser_pages = 0  # pages that needed the browser, for logs and tests
 
     def close(self) -> None:
         self._session.close()
-        with self._browser_lock:
-            if self._browser is not None:
-                try:
-                    self._browser.quit()
-                finally:
-                    self._browser = None
+        self._browser.close()
 
     def __enter__(self) -> ScrapeSource:
         return self
@@ -251,22 +174,7 @@ class ScrapeSource:
 
     def dump_parts(self, catalog_code: str, group_id: str) -> list[PartRow]:
         """Parts of a group from the local source dump; refused for every catalog code not allow-listed."""
-        code = catalog_code.strip().upper()
-        if code not in self.settings.dump_allowed_catalogs:
-            raise DumpRefusedError(f"dump not allowed for catalog {catalog_code!r}")
-        if not self.settings.dump_dir:
-            raise DumpRefusedError("no SCRAPE_DUMP_DIR configured")
-        folder = (Path(self.settings.dump_dir) / code).resolve()
-        path = (folder / f"{group_id}.json").resolve()
-        if path.parent != folder:
-            raise DumpRefusedError(f"group id {group_id!r} leaves the catalog's dump folder")
-        try:
-            rows = json.loads(path.read_text(encoding="utf-8"))
-            return [_dump_part(row) for row in rows]
-        except FileNotFoundError as error:
-            raise ScrapeNotFoundError(f"no dump for {code}/{group_id}") from error
-        except (OSError, ValueError, KeyError, TypeError) as error:
-            raise ScrapeUnavailableError(f"unreadable dump {code}/{group_id}: {type(error).__name__}") from error
+        return read_dump_parts(self.settings.dump_dir, self.settings.dump_allowed_catalogs, catalog_code, group_id)
 
     # --- transport -----------------------------------------------------------------------------------------------
 
@@ -295,47 +203,12 @@ class ScrapeSource:
         if not self.settings.browser_fallback:
             raise ScrapeUnavailableError(f"{reason} and the browser fallback is off")
         log.info("scrape: %s at %s, opening it in the browser", reason, url)
-        html = self._render(url, kind)
+        html = self._browser.render(url, kind)
         main = _main(BeautifulSoup(html, "html.parser"), kind)
         if main is None:
             raise ScrapeUnavailableError(f"{reason}: the browser did not get the page either")
         self.browser_pages += 1
         return main
-
-    def _render(self, url: str, kind: str) -> str:
-        from selenium.common.exceptions import TimeoutException, WebDriverException
-        from selenium.webdriver.common.by import By
-        from selenium.webdriver.support.ui import WebDriverWait
-
-        with self._browser_lock:
-            try:
-                browser = self._browser or self._start_browser()
-                browser.set_page_load_timeout(self.settings.timeout_seconds)
-                browser.get(url)
-                WebDriverWait(browser, self.settings.timeout_seconds, poll_frequency=0.05).until(
-                    lambda driver: driver.find_elements(By.CSS_SELECTOR, f'main[data-page="{kind}"]')
-                )
-                return browser.page_source
-            except TimeoutException as error:
-                raise ScrapeUnavailableError(f"browser: no {kind} page within the timeout") from error
-            except WebDriverException as error:
-                raise ScrapeUnavailableError(f"browser: {type(error).__name__}: {error.msg}"[:300]) from error
-
-    def _start_browser(self) -> Any:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
-
-        if not Path(self.settings.chromium_path).exists():
-            raise ScrapeUnavailableError(f"browser fallback: no Chromium at {self.settings.chromium_path}")
-        options = webdriver.ChromeOptions()
-        options.binary_location = self.settings.chromium_path
-        for argument in (
-            "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
-        ):  # fmt: skip
-            options.add_argument(argument)
-        self._browser = webdriver.Chrome(service=Service(self.settings.chromedriver_path), options=options)
-        return self._browser
 
 
 # --- HTML to dataclasses -------------------------------------------------------------------------------------------
@@ -416,18 +289,6 @@ def _car(item: Tag) -> Car:
 def _group(item: Tag) -> GroupInfo:
     category = item.get("data-category")
     return GroupInfo(_attr(item, "data-group-id"), item.get_text(strip=True), str(category) if category else None)
-
-
-def _dump_part(row: dict) -> PartRow:
-    position, remark = row.get("position"), row.get("remark")
-    return PartRow(
-        str(row["oem"]),
-        str(row["name"]),
-        str(position) if position is not None else None,
-        str(remark) if remark else None,
-        bool(row.get("unavailable")),
-        parse_quantity(row.get("quantity")),
-    )
 
 
 def _part(row: Tag) -> PartRow:

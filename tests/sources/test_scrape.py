@@ -11,15 +11,9 @@ from bs4 import BeautifulSoup
 from app.sources.base import Outcome
 from app.sources.sandbox import catalog as sandbox
 from app.sources.sandbox.scrape_server import VIN_SCRAPE_SEVERAL, ScrapeSandbox, catalog_code
-from app.sources.scrape import (
-    DumpRefusedError,
-    ScrapeError,
-    ScrapeNotFoundError,
-    ScrapeSettings,
-    ScrapeSource,
-    ScrapeUnavailableError,
-    _part,
-)
+from app.sources.scrape import ScrapeSettings, ScrapeSource, _part
+from app.sources.scrape_dump import DumpRefusedError
+from app.sources.scrape_types import ScrapeError, ScrapeNotFoundError, ScrapeUnavailableError
 
 TIMEOUT_MS = 300
 BROWSER_TIMEOUT_MS = 8000
