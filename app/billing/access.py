@@ -11,8 +11,8 @@ from flask_babel import gettext as _
 from flask_login import current_user
 
 from app.accounts.models import User
-from app.billing import subscriptions
 from app.billing.models import Brand
+from app.billing.subscriptions import queries
 from app.core.errors import ApiError
 from app.extensions import db
 
@@ -24,7 +24,7 @@ def ensure_brand_access(user: User, brand_id: int | None) -> None:
     plan sells, which no subscription includes)."""
     if user.is_admin:
         return
-    live, covered = subscriptions.brand_coverage(user, brand_id)
+    live, covered = queries.brand_coverage(user, brand_id)
     if not live:
         raise ApiError("subscription_required", _("You need an active subscription to see this."), 403)
     if not covered:

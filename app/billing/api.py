@@ -1,4 +1,5 @@
-"""JSON subscription routes under /api/subscriptions: thin wrappers over app.billing.subscriptions."""
+"""JSON subscription routes under /api/subscriptions: thin wrappers over app.billing.subscriptions' queries and
+transitions."""
 
 from __future__ import annotations
 
@@ -6,9 +7,10 @@ from flask import Blueprint, jsonify
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user
 
-from app.billing import offers, subscriptions
+from app.billing import offers
 from app.billing.schemas import Brands, DowngradeBody, MaybeSubscription, PlanChoiceBody, Plans, SubscriptionOut
 from app.billing.serialisers import brand_json, plan_offer_json, subscription_json
+from app.billing.subscriptions import queries, transitions
 from app.core.openapi import documented
 from app.core.security import public
 from app.core.validation import json_body, text_field
@@ -24,7 +26,7 @@ BILLING_PERIOD = _l("Billing period")
 @public
 def plans():
     signed_in = current_user.is_authenticated
-    current = subscriptions.live_subscription(current_user) if signed_in else None
+    current = queries.live_subscription(current_user) if signed_in else None
     return jsonify(plans=[plan_offer_json(plan, current, signed_in) for plan in offers.active_plans()])
 
 
@@ -38,21 +40,21 @@ def brands():
 @bp.get("/me")
 @documented(MaybeSubscription, summary="The caller's subscription, or null")
 def me():
-    subscription = subscriptions.current_subscription(current_user)
+    subscription = queries.current_subscription(current_user)
     return jsonify(subscription_json(subscription) if subscription else None)
 
 
 @bp.post("/trial")
 @documented(SubscriptionOut, status=201, errors=(409,), summary="Start the free trial")
 def start_trial():
-    return jsonify(subscription_json(subscriptions.start_trial(current_user))), 201
+    return jsonify(subscription_json(transitions.start_trial(current_user))), 201
 
 
 @bp.post("")
 @documented(SubscriptionOut, status=201, body=PlanChoiceBody, summary="Choose a plan: a pending subscription")
 def create():
     data = json_body()
-    subscription = subscriptions.create_pending(
+    subscription = transitions.create_pending(
         current_user,
         text_field(data, "planKey", PLAN_KEY, max_length=32),
         text_field(data, "billingPeriod", BILLING_PERIOD, max_length=10),
@@ -64,7 +66,7 @@ def create():
 @bp.patch("/cancel-pending")
 @documented(SubscriptionOut, errors=(404,), summary="Cancel the pending subscription")
 def cancel_pending():
-    return jsonify(subscription_json(subscriptions.cancel_pending(current_user)))
+    return jsonify(subscription_json(transitions.cancel_pending(current_user)))
 
 
 @bp.patch("/downgrade")
@@ -73,7 +75,7 @@ def cancel_pending():
 )
 def downgrade():
     data = json_body()
-    subscription = subscriptions.downgrade(
+    subscription = transitions.downgrade(
         current_user, text_field(data, "planKey", PLAN_KEY, max_length=32), data.get("brandIds", [])
     )
     return jsonify(subscription_json(subscription))
@@ -82,4 +84,4 @@ def downgrade():
 @bp.delete("/downgrade")
 @documented(SubscriptionOut, errors=(404,), summary="Keep the current plan: drop the scheduled downgrade")
 def cancel_downgrade():
-    return jsonify(subscription_json(subscriptions.cancel_downgrade(current_user)))
+    return jsonify(subscription_json(transitions.cancel_downgrade(current_user)))

@@ -18,9 +18,10 @@ from sqlalchemy.exc import IntegrityError
 
 from app.accounts.models import User
 from app.analytics.services import capture
-from app.billing import provider_events, refunds, stripe_gateway, subscriptions
+from app.billing import provider_events, refunds, stripe_gateway
 from app.billing.event_fields import EventHandler, Shape, is_text, obj, shape_problem, text
 from app.billing.models import Payment, ProviderEvent, Subscription
+from app.billing.subscriptions import transitions
 from app.core.db import utcnow
 from app.core.errors import ApiError
 from app.extensions import db
@@ -39,7 +40,7 @@ PAID_SESSION_STATES = ("paid", "no_payment_required")
 def start_card_checkout(user: User, plan_key: Any, billing_period: Any, brand_ids: Any) -> str:
     """Create the pending subscription and its payment, open the hosted checkout and return its address."""
     older_checkouts = _open_card_payments(user)
-    subscription = subscriptions.create_pending(user, plan_key, billing_period, brand_ids)
+    subscription = transitions.create_pending(user, plan_key, billing_period, brand_ids)
     payment = Payment(
         user_id=user.id,
         subscription_id=subscription.id,
@@ -145,7 +146,7 @@ def _complete(payment: Payment, payment_intent_id: str | None) -> None:
     subscription = payment.subscription
     activated = subscription is not None and subscription.status == "pending"
     if activated:
-        subscriptions.activate(subscription)
+        transitions.activate(subscription)
     _report(payment, "payment_success", activated=activated)
     if activated:
         _email(payment, "payment_success", end_date=subscription.end_date)
@@ -167,7 +168,7 @@ def _checkout_expired(session: dict[str, Any]) -> None:
     if payment.status in ("pending", "failed"):
         payment.status = "expired"
     if payment.subscription is not None:
-        subscriptions.expire_pending(payment.subscription)
+        transitions.expire_pending(payment.subscription)
     db.session.flush()
 
 
@@ -176,7 +177,7 @@ def _checkout_async_failed(session: dict[str, Any]) -> None:
     if payment is None:
         return
     if payment.subscription is not None:
-        subscriptions.expire_pending(payment.subscription)
+        transitions.expire_pending(payment.subscription)
     _fail(payment, session.get("payment_intent"))
 
 

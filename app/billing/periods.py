@@ -18,7 +18,7 @@ from datetime import datetime
 import sqlalchemy as sa
 
 from app.billing.models import LIVE_STATUSES, Brand, Subscription
-from app.billing.subscriptions import clear_schedule
+from app.billing.subscriptions.transitions import clear_schedule
 from app.core.db import utcnow
 from app.extensions import db
 

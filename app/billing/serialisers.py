@@ -6,8 +6,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from app.billing import subscriptions
 from app.billing.models import BILLING_PERIODS, Brand, Plan, Subscription
+from app.billing.subscriptions import pricing
 
 
 def iso(moment: datetime | None) -> str | None:
@@ -37,11 +37,11 @@ def plan_offer_json(plan: Plan, current: Subscription | None = None, signed_in: 
 
 def _changes_json(plan: Plan, current: Subscription | None) -> dict[str, Any]:
     """What buying `plan` would mean for the caller, per billing period."""
-    changes = {period: subscriptions.plan_change(current, plan, period) for period in BILLING_PERIODS}
+    changes = {period: pricing.plan_change(current, plan, period) for period in BILLING_PERIODS}
     return {period: _change_json(change, current) for period, change in changes.items()}
 
 
-def _change_json(change: subscriptions.PlanChange, current: Subscription | None) -> dict[str, Any]:
+def _change_json(change: pricing.PlanChange, current: Subscription | None) -> dict[str, Any]:
     later = change.kind == "downgrade" and current is not None
     return {
         "kind": change.kind,

@@ -7,9 +7,10 @@ from flask_babel import format_date
 from flask_babel import gettext as _
 from flask_login import current_user
 
-from app.billing import offers, returns, subscriptions
+from app.billing import offers, returns
 from app.billing.models import BILLING_PERIODS
 from app.billing.money import format_tl
+from app.billing.subscriptions import pricing, queries, transitions
 from app.core.errors import ApiError
 from app.core.i18n import safe_next_path
 from app.core.security import public
@@ -42,7 +43,7 @@ def _to_subscription_page(message: str, category: str = "success"):
 @public
 def plans():
     signed_in = current_user.is_authenticated
-    current = subscriptions.live_subscription(current_user) if signed_in else None
+    current = queries.live_subscription(current_user) if signed_in else None
     period = _selected_period()
     plan_list = offers.active_plans()
     return render_template(
@@ -51,17 +52,17 @@ def plans():
         brands=offers.active_brands(),
         period=period,
         checkout_url=_checkout_url(),
-        trial_eligible=signed_in and subscriptions.trial_eligible(current_user),
+        trial_eligible=signed_in and queries.trial_eligible(current_user),
         trial_days=current_app.config["TRIAL_DAYS"],
         current=current,
-        changes={plan.id: subscriptions.plan_change(current, plan, period) for plan in plan_list},
-        renewal_days=subscriptions.RENEWAL_WINDOW.days,
+        changes={plan.id: pricing.plan_change(current, plan, period) for plan in plan_list},
+        renewal_days=pricing.RENEWAL_WINDOW.days,
     )
 
 
 @bp.get("/subscription")
 def subscription():
-    current = subscriptions.current_subscription(current_user)
+    current = queries.current_subscription(current_user)
     checkout = request.args.get("checkout")  # the provider's return: success or cancelled
     returns.report_return(current_user, checkout)
     return render_template(
@@ -70,7 +71,7 @@ def subscription():
         scheduled_brands=offers.brands_by_ids(current.scheduled_brand_ids) if current else [],
         checkout=checkout,
         checkout_url=_checkout_url(),
-        status_labels=subscriptions.STATUS_LABELS,
+        status_labels=queries.STATUS_LABELS,
     )
 
 
@@ -79,16 +80,16 @@ def welcome():
     """Where a new dealer lands after signing up: the trial in one click, the demo vehicle, the VIN search."""
     return render_template(
         "billing/welcome.html",
-        trial_eligible=subscriptions.trial_eligible(current_user),
+        trial_eligible=queries.trial_eligible(current_user),
         trial_days=current_app.config["TRIAL_DAYS"],
-        subscription=subscriptions.live_subscription(current_user),
+        subscription=queries.live_subscription(current_user),
     )
 
 
 @bp.post("/subscription/trial")
 def start_trial():
     try:
-        subscriptions.start_trial(current_user)
+        transitions.start_trial(current_user)
     except ApiError as error:
         return _to_subscription_page(error.message, "error")
     flash(_("Your free trial has started. Every brand is open to you."), "success")
@@ -100,7 +101,7 @@ def start_trial():
 def schedule_downgrade():
     form = request.form
     try:
-        subscription = subscriptions.downgrade(current_user, form.get("plan_key"), form_brand_ids(form))
+        subscription = transitions.downgrade(current_user, form.get("plan_key"), form_brand_ids(form))
     except ApiError as error:
         flash(error.message, "error")
         return redirect(url_for(".plans"), code=303)
@@ -116,7 +117,7 @@ def schedule_downgrade():
 @bp.post("/subscription/downgrade/cancel")
 def cancel_downgrade():
     try:
-        subscriptions.cancel_downgrade(current_user)
+        transitions.cancel_downgrade(current_user)
     except ApiError as error:
         return _to_subscription_page(error.message, "error")
     return _to_subscription_page(_("The plan change was cancelled; your current plan continues."))
@@ -125,7 +126,7 @@ def cancel_downgrade():
 @bp.post("/subscription/cancel-pending")
 def cancel_pending():
     try:
-        subscriptions.cancel_pending(current_user)
+        transitions.cancel_pending(current_user)
     except ApiError as error:
         return _to_subscription_page(error.message, "error")
     return _to_subscription_page(_("The subscription awaiting payment was cancelled. You can choose a plan again."))

@@ -9,8 +9,8 @@ from typing import Any
 from flask import copy_current_request_context
 
 from app.accounts.models import User
-from app.billing import subscriptions
 from app.billing.models import Brand
+from app.billing.subscriptions import queries
 from app.browse import catapi_flow, scrape_flow
 from app.browse.upstream import brand_index, brand_key
 from app.core.errors import ApiError
@@ -28,7 +28,7 @@ def catalogs_by_brand(user: User) -> dict[str, Any]:
     `unavailableSources` and the others are still listed."""
     by_brand: dict[str, dict[str, Any]] = {}
     unavailable = []
-    opened = None if user.is_admin else subscriptions.brand_ids_for(user)  # None: every make
+    opened = None if user.is_admin else queries.brand_ids_for(user)  # None: every make
     known = brand_index()
     for source, found in _lists().items():
         if found is None:

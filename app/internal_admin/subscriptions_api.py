@@ -1,7 +1,7 @@
 """The founder's subscription operations under /api/internal/admin/subscriptions/<id> (X-Internal-Token, no session).
 
-Each route is one transition of app.billing.subscriptions, run inside `audited(...)`: the audit row keeps the
-subscription's state before and after (or the refusal's code), the founder and the reason.
+Each route is one transition of app.billing.subscriptions.transitions, run inside `audited(...)`: the audit row keeps
+the subscription's state before and after (or the refusal's code), the founder and the reason.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from typing import Any
 from flask import jsonify
 from flask_babel import gettext as _
 
-from app.billing import subscriptions
 from app.billing.models import Subscription
 from app.billing.serialisers import iso, subscription_json
+from app.billing.subscriptions import transitions
 from app.core.errors import ApiError
 from app.core.openapi import INTERNAL, documented
 from app.extensions import db
@@ -80,7 +80,7 @@ def _operation(name: str, subscription_id: uuid.UUID) -> Iterator[tuple[Subscrip
 @documented(TrialExtended, body=ExtendTrialBody, **INTERNAL_ROUTE, summary="Extend a trial or active subscription")
 def extend(subscription_id: uuid.UUID):
     with _operation("extend", subscription_id) as (subscription, body):
-        previous_end, new_end = subscriptions.extend(subscription, body.get("days"))
+        previous_end, new_end = transitions.extend(subscription, body.get("days"))
     return jsonify(
         previousEndDate=iso(previous_end), newEndDate=iso(new_end), daysAdded=body["days"], status=subscription.status
     )
@@ -90,7 +90,7 @@ def extend(subscription_id: uuid.UUID):
 @documented(InternalSubscription, body=ActorBody, **INTERNAL_ROUTE, summary="Activate a trial or pending subscription")
 def activate(subscription_id: uuid.UUID):
     with _operation("activate", subscription_id) as (subscription, _body):
-        subscriptions.activate(subscription)
+        transitions.activate(subscription)
     return jsonify(internal_subscription_json(subscription))
 
 
@@ -98,7 +98,7 @@ def activate(subscription_id: uuid.UUID):
 @documented(PlanChanged, body=ChangePlanBody, **INTERNAL_ROUTE, summary="Move a subscription to another plan")
 def change_plan(subscription_id: uuid.UUID):
     with _operation("change_plan", subscription_id) as (subscription, body):
-        reassignment_needed = subscriptions.change_plan(subscription, body.get("newPlanId"))
+        reassignment_needed = transitions.change_plan(subscription, body.get("newPlanId"))
     return jsonify({**internal_subscription_json(subscription), "brandReassignmentNeeded": reassignment_needed})
 
 
@@ -106,7 +106,7 @@ def change_plan(subscription_id: uuid.UUID):
 @documented(InternalSubscription, body=ActorBody, **INTERNAL_ROUTE, summary="Cancel a trial or active subscription")
 def cancel(subscription_id: uuid.UUID):
     with _operation("cancel", subscription_id) as (subscription, _body):
-        subscriptions.cancel(subscription)
+        transitions.cancel(subscription)
     return jsonify(internal_subscription_json(subscription))
 
 
@@ -114,7 +114,7 @@ def cancel(subscription_id: uuid.UUID):
 @documented(InternalSubscription, body=ActorBody, **INTERNAL_ROUTE, summary="Resume a cancelled subscription")
 def resume(subscription_id: uuid.UUID):
     with _operation("resume", subscription_id) as (subscription, _body):
-        subscriptions.resume(subscription)
+        transitions.resume(subscription)
     return jsonify(internal_subscription_json(subscription))
 
 
@@ -122,5 +122,5 @@ def resume(subscription_id: uuid.UUID):
 @documented(InternalSubscription, body=BrandSetBody, **INTERNAL_ROUTE, summary="Replace a subscription's brands")
 def reassign_brands(subscription_id: uuid.UUID):
     with _operation("brands", subscription_id) as (subscription, body):
-        subscriptions.reassign_brands(subscription, body.get("brandIds"))
+        transitions.reassign_brands(subscription, body.get("brandIds"))
     return jsonify(internal_subscription_json(subscription))

@@ -6,8 +6,8 @@ import pytest
 import sqlalchemy as sa
 from dateutil.relativedelta import relativedelta
 
-from app.billing import subscriptions
 from app.billing.models import SUBSCRIPTION_STATUSES, Payment, Plan, Subscription
+from app.billing.subscriptions import queries, transitions
 from app.core.db import utcnow
 from app.core.errors import ApiError
 from app.extensions import db
@@ -40,18 +40,18 @@ def user(create_user):
 
 
 def test_create_pending_leaves_one_pending_and_expires_the_older(user, billing_catalog):
-    first = subscriptions.create_pending(user, "single", "monthly", billing_catalog.brand_ids(1))
-    second = subscriptions.create_pending(user, "full", "yearly", [])
+    first = transitions.create_pending(user, "single", "monthly", billing_catalog.brand_ids(1))
+    second = transitions.create_pending(user, "full", "yearly", [])
 
     assert (first.status, second.status) == ("expired", "pending")
-    assert subscriptions.pending_subscription(user) is second
+    assert queries.pending_subscription(user) is second
 
 
 def test_create_pending_refuses_an_inactive_plan(user, billing_catalog):
     billing_catalog.plans["single"].active = False
 
     refused(
-        lambda: subscriptions.create_pending(user, "single", "monthly", billing_catalog.brand_ids(1)),
+        lambda: transitions.create_pending(user, "single", "monthly", billing_catalog.brand_ids(1)),
         "invalid_plan",
         400,
     )
@@ -60,7 +60,7 @@ def test_create_pending_refuses_an_inactive_plan(user, billing_catalog):
 def test_a_refused_create_keeps_the_older_pending(user, make_subscription):
     older = make_subscription(user, "pending")
 
-    refused(lambda: subscriptions.create_pending(user, "trio", "monthly", [1]), "invalid_brand_set", 400)
+    refused(lambda: transitions.create_pending(user, "trio", "monthly", [1]), "invalid_brand_set", 400)
 
     assert older.status == "pending"
 
@@ -71,27 +71,27 @@ def test_a_refused_create_keeps_the_older_pending(user, make_subscription):
 def test_trial_gives_the_full_plan_for_the_trial_days_plus_banked_credit(app, create_user, billing_catalog):
     user = create_user(referral_credit_days=4)
 
-    trial = subscriptions.start_trial(user)
+    trial = transitions.start_trial(user)
 
     assert (trial.status, trial.plan.key) == ("trial", "full")
     assert trial.end_date - trial.start_date == timedelta(days=app.config["TRIAL_DAYS"] + 4)
     assert user.referral_credit_days == 0
     assert len(trial.brands) == len(billing_catalog.brands)
-    assert subscriptions.brand_ids_for(user) == {brand.id for brand in billing_catalog.brands}
+    assert queries.brand_ids_for(user) == {brand.id for brand in billing_catalog.brands}
 
 
 def test_an_abandoned_checkout_does_not_use_up_the_trial(user, make_subscription):
     make_subscription(user, "pending")
-    subscriptions.cancel_pending(user)
+    transitions.cancel_pending(user)
 
-    assert subscriptions.start_trial(user).status == "trial"
+    assert transitions.start_trial(user).status == "trial"
 
 
 @pytest.mark.parametrize("earlier", ["trial", "active", "cancelled", "expired"])
 def test_no_trial_after_an_earlier_trial_or_paid_period(user, make_subscription, earlier):
     make_subscription(user, earlier, "full", days_left=-1 if earlier == "expired" else 20)
 
-    refused(lambda: subscriptions.start_trial(user), "trial_not_eligible")
+    refused(lambda: transitions.start_trial(user), "trial_not_eligible")
 
 
 # pending/trial -> active (the single activation routine)
@@ -102,9 +102,9 @@ def test_no_trial_after_an_earlier_trial_or_paid_period(user, make_subscription,
 )
 def test_activation_dates_follow_the_billing_period_plus_credit_days(create_user, billing_catalog, period, length):
     user = create_user(referral_credit_days=3)
-    pending = subscriptions.create_pending(user, "single", period, billing_catalog.brand_ids(1))
+    pending = transitions.create_pending(user, "single", period, billing_catalog.brand_ids(1))
 
-    active = subscriptions.activate(pending)
+    active = transitions.activate(pending)
 
     assert active.status == "active"
     assert abs(active.start_date - utcnow()) < timedelta(seconds=5)
@@ -115,9 +115,9 @@ def test_activation_dates_follow_the_billing_period_plus_credit_days(create_user
 
 def test_activating_the_full_plan_grants_every_active_brand(user, billing_catalog):
     billing_catalog.brands[0].active = False
-    pending = subscriptions.create_pending(user, "full", "monthly", [])
+    pending = transitions.create_pending(user, "full", "monthly", [])
 
-    subscriptions.activate(pending)
+    transitions.activate(pending)
 
     assert {brand.id for brand in pending.brands} == {brand.id for brand in billing_catalog.brands[1:]}
 
@@ -125,14 +125,14 @@ def test_activating_the_full_plan_grants_every_active_brand(user, billing_catalo
 def test_a_trial_can_be_activated(user, make_subscription):
     trial = make_subscription(user, "trial", "full")
 
-    assert subscriptions.activate(trial).status == "active"
+    assert transitions.activate(trial).status == "active"
 
 
 @pytest.mark.parametrize("status", other_states("pending", "trial"))
 def test_activation_is_refused_for(user, make_subscription, status):
     subscription = make_subscription(user, status)
 
-    refused(lambda: subscriptions.activate(subscription))
+    refused(lambda: transitions.activate(subscription))
     assert subscription.status == status
 
 
@@ -143,13 +143,13 @@ def analytics_app(make_app, posthog):
 
 def activate_by_id(analytics_app, subscription_id) -> None:
     with analytics_app.app_context():
-        subscriptions.activate(db.session.get(Subscription, subscription_id))
+        transitions.activate(db.session.get(Subscription, subscription_id))
         db.session.commit()
 
 
 def test_activation_sends_subscription_activated(analytics_app, posthog, create_user, billing_catalog):
     user = create_user(referral_credit_days=5)
-    pending = subscriptions.create_pending(user, "trio", "monthly", billing_catalog.brand_ids(3))
+    pending = transitions.create_pending(user, "trio", "monthly", billing_catalog.brand_ids(3))
     db.session.commit()
 
     activate_by_id(analytics_app, pending.id)
@@ -186,7 +186,7 @@ EVENT_KEYS = (
 def test_a_yearly_card_activation_reports_monthly_revenue_and_the_payment_method(
     analytics_app, posthog, user, billing_catalog
 ):
-    pending = subscriptions.create_pending(user, "full", "yearly", [])
+    pending = transitions.create_pending(user, "full", "yearly", [])
     db.session.add(Payment(user_id=user.id, subscription_id=pending.id, amount=1_499_000, method="card"))
     db.session.commit()
 
@@ -205,7 +205,7 @@ def test_a_refused_activation_sends_nothing(analytics_app, posthog, user, make_s
     active = make_subscription(user, "active")
 
     with analytics_app.app_context(), pytest.raises(ApiError):
-        subscriptions.activate(db.session.get(Subscription, active.id))
+        transitions.activate(db.session.get(Subscription, active.id))
 
     assert posthog.named("subscription_activated") == []
 
@@ -216,7 +216,7 @@ def test_a_refused_activation_sends_nothing(analytics_app, posthog, user, make_s
 def test_expire_pending_expires_a_pending_subscription(user, make_subscription):
     pending = make_subscription(user, "pending")
 
-    assert subscriptions.expire_pending(pending) is True
+    assert transitions.expire_pending(pending) is True
     assert pending.status == "expired"
 
 
@@ -224,14 +224,14 @@ def test_expire_pending_expires_a_pending_subscription(user, make_subscription):
 def test_expire_pending_leaves_other_states_alone(user, make_subscription, status):
     subscription = make_subscription(user, status)
 
-    assert subscriptions.expire_pending(subscription) is False
+    assert transitions.expire_pending(subscription) is False
     assert subscription.status == status
 
 
 def test_cancel_pending_without_a_pending_subscription_is_not_found(user, make_subscription):
     make_subscription(user, "active")
 
-    refused(lambda: subscriptions.cancel_pending(user), "no_pending_subscription", 404)
+    refused(lambda: transitions.cancel_pending(user), "no_pending_subscription", 404)
 
 
 # trial/active -> same (extend)
@@ -242,7 +242,7 @@ def test_extend_adds_days_to_a_future_end(user, make_subscription, status):
     subscription = make_subscription(user, status, days_left=10)
     old_end = subscription.end_date
 
-    previous, new = subscriptions.extend(subscription, 5)
+    previous, new = transitions.extend(subscription, 5)
 
     assert (previous, new) == (old_end, old_end + timedelta(days=5))
     assert subscription.status == status
@@ -251,7 +251,7 @@ def test_extend_adds_days_to_a_future_end(user, make_subscription, status):
 def test_extend_counts_from_now_when_the_end_has_passed(user, make_subscription):
     subscription = make_subscription(user, "active", days_left=-3)
 
-    _, new = subscriptions.extend(subscription, 7)
+    _, new = transitions.extend(subscription, 7)
 
     assert abs(new - (utcnow() + timedelta(days=7))) < timedelta(seconds=5)
 
@@ -260,7 +260,7 @@ def test_extend_counts_from_now_when_the_end_has_passed(user, make_subscription)
 def test_extend_accepts_the_bounds(user, make_subscription, days):
     subscription = make_subscription(user, "trial")
 
-    previous, new = subscriptions.extend(subscription, days)
+    previous, new = transitions.extend(subscription, days)
 
     assert new - previous == timedelta(days=days)
 
@@ -270,7 +270,7 @@ def test_extend_refuses_days_out_of_range(user, make_subscription, days):
     subscription = make_subscription(user, "active")
     end = subscription.end_date
 
-    refused(lambda: subscriptions.extend(subscription, days), "invalid_days", 400)
+    refused(lambda: transitions.extend(subscription, days), "invalid_days", 400)
     assert subscription.end_date == end
 
 
@@ -278,7 +278,7 @@ def test_extend_refuses_days_out_of_range(user, make_subscription, days):
 def test_extend_is_refused_for(user, make_subscription, status):
     subscription = make_subscription(user, status)
 
-    refused(lambda: subscriptions.extend(subscription, 5))
+    refused(lambda: transitions.extend(subscription, 5))
 
 
 # active/trial -> cancelled, cancelled -> active
@@ -288,7 +288,7 @@ def test_extend_is_refused_for(user, make_subscription, status):
 def test_cancel_sets_cancelled_at(user, make_subscription, status):
     subscription = make_subscription(user, status)
 
-    subscriptions.cancel(subscription)
+    transitions.cancel(subscription)
 
     assert subscription.status == "cancelled"
     assert abs(subscription.cancelled_at - utcnow()) < timedelta(seconds=5)
@@ -298,14 +298,14 @@ def test_cancel_sets_cancelled_at(user, make_subscription, status):
 def test_cancel_is_refused_for(user, make_subscription, status):
     subscription = make_subscription(user, status)
 
-    refused(lambda: subscriptions.cancel(subscription))
+    refused(lambda: transitions.cancel(subscription))
     assert subscription.status == status
 
 
 def test_resume_reactivates_and_clears_cancelled_at(user, make_subscription):
     subscription = make_subscription(user, "cancelled")
 
-    subscriptions.resume(subscription)
+    transitions.resume(subscription)
 
     assert (subscription.status, subscription.cancelled_at) == ("active", None)
 
@@ -314,7 +314,7 @@ def test_resume_reactivates_and_clears_cancelled_at(user, make_subscription):
 def test_resume_is_refused_for(user, make_subscription, status):
     subscription = make_subscription(user, status)
 
-    refused(lambda: subscriptions.resume(subscription))
+    refused(lambda: transitions.resume(subscription))
 
 
 # active/trial -> same (change plan, reassign brands)
@@ -339,7 +339,7 @@ def test_change_plan_keeps_the_brands_and_says_whether_they_must_be_rechosen(
     brands_before = list(subscription.brands)
     target_id = single_pro.id if target == "single-pro" else billing_catalog.plans[target].id
 
-    assert subscriptions.change_plan(subscription, target_id) is needed
+    assert transitions.change_plan(subscription, target_id) is needed
     assert subscription.plan_id == target_id
     assert subscription.brands == brands_before
 
@@ -347,7 +347,7 @@ def test_change_plan_keeps_the_brands_and_says_whether_they_must_be_rechosen(
 def test_change_plan_works_on_a_trial(user, make_subscription, billing_catalog):
     trial = make_subscription(user, "trial", "full")
 
-    subscriptions.change_plan(trial, billing_catalog.plans["trio"].id)
+    transitions.change_plan(trial, billing_catalog.plans["trio"].id)
 
     assert (trial.status, trial.plan.key) == ("trial", "trio")
 
@@ -355,21 +355,21 @@ def test_change_plan_works_on_a_trial(user, make_subscription, billing_catalog):
 def test_change_plan_to_the_same_plan_is_refused(user, make_subscription, billing_catalog):
     subscription = make_subscription(user, "active", "trio")
 
-    refused(lambda: subscriptions.change_plan(subscription, billing_catalog.plans["trio"].id), "same_plan")
+    refused(lambda: transitions.change_plan(subscription, billing_catalog.plans["trio"].id), "same_plan")
 
 
 @pytest.mark.parametrize("plan_id", [99_999, "1", None])
 def test_change_plan_to_an_unknown_plan_is_refused(user, make_subscription, plan_id):
     subscription = make_subscription(user, "active")
 
-    refused(lambda: subscriptions.change_plan(subscription, plan_id), "invalid_plan", 400)
+    refused(lambda: transitions.change_plan(subscription, plan_id), "invalid_plan", 400)
 
 
 def test_change_plan_to_an_inactive_plan_is_refused(user, make_subscription, billing_catalog):
     subscription = make_subscription(user, "active")
     billing_catalog.plans["trio"].active = False
 
-    refused(lambda: subscriptions.change_plan(subscription, billing_catalog.plans["trio"].id), "invalid_plan", 400)
+    refused(lambda: transitions.change_plan(subscription, billing_catalog.plans["trio"].id), "invalid_plan", 400)
     assert subscription.plan.key == "single"
 
 
@@ -377,7 +377,7 @@ def test_change_plan_to_an_inactive_plan_is_refused(user, make_subscription, bil
 def test_change_plan_is_refused_for(user, make_subscription, billing_catalog, status):
     subscription = make_subscription(user, status)
 
-    refused(lambda: subscriptions.change_plan(subscription, billing_catalog.plans["trio"].id))
+    refused(lambda: transitions.change_plan(subscription, billing_catalog.plans["trio"].id))
 
 
 @pytest.mark.parametrize("status", ["active", "trial"])
@@ -385,7 +385,7 @@ def test_reassign_replaces_the_brand_set(user, make_subscription, billing_catalo
     subscription = make_subscription(user, status, "trio")
     new_ids = [brand.id for brand in billing_catalog.brands[5:8]]
 
-    subscriptions.reassign_brands(subscription, new_ids)
+    transitions.reassign_brands(subscription, new_ids)
 
     db.session.commit()
     db.session.expire_all()
@@ -409,7 +409,7 @@ def test_reassign_validates_the_brand_set_and_keeps_the_old_one(user, make_subsc
     before = list(subscription.brands)
 
     refused(
-        lambda: subscriptions.reassign_brands(subscription, pick(billing_catalog.brand_ids(6))),
+        lambda: transitions.reassign_brands(subscription, pick(billing_catalog.brand_ids(6))),
         "invalid_brand_set",
         400,
     )
@@ -420,22 +420,20 @@ def test_reassign_refuses_an_inactive_brand(user, make_subscription, billing_cat
     subscription = make_subscription(user, "active", "single")
     billing_catalog.brands[9].active = False
 
-    refused(
-        lambda: subscriptions.reassign_brands(subscription, [billing_catalog.brands[9].id]), "invalid_brand_set", 400
-    )
+    refused(lambda: transitions.reassign_brands(subscription, [billing_catalog.brands[9].id]), "invalid_brand_set", 400)
 
 
 def test_reassign_is_refused_for_the_full_plan(user, make_subscription, billing_catalog):
     subscription = make_subscription(user, "active", "full")
 
-    refused(lambda: subscriptions.reassign_brands(subscription, billing_catalog.brand_ids(1)), "full_plan_brands")
+    refused(lambda: transitions.reassign_brands(subscription, billing_catalog.brand_ids(1)), "full_plan_brands")
 
 
 @pytest.mark.parametrize("status", other_states("active", "trial"))
 def test_reassign_is_refused_for(user, make_subscription, billing_catalog, status):
     subscription = make_subscription(user, status)
 
-    refused(lambda: subscriptions.reassign_brands(subscription, billing_catalog.brand_ids(1)))
+    refused(lambda: transitions.reassign_brands(subscription, billing_catalog.brand_ids(1)))
 
 
 # Reads
@@ -444,13 +442,13 @@ def test_reassign_is_refused_for(user, make_subscription, billing_catalog, statu
 def test_live_subscription_ignores_ended_and_other_states(user, make_subscription):
     ended = make_subscription(user, "active", days_left=-1)
     make_subscription(user, "cancelled")
-    assert subscriptions.live_subscription(user) is None
-    assert subscriptions.brand_ids_for(user) == set()
+    assert queries.live_subscription(user) is None
+    assert queries.brand_ids_for(user) == set()
 
     ended.status = "expired"  # what the period-end job does; the database holds one live row per user
     db.session.commit()
     trial = make_subscription(user, "trial", "full")
-    assert subscriptions.live_subscription(user) is trial
+    assert queries.live_subscription(user) is trial
 
 
 def test_full_plan_access_follows_the_active_brands(user, make_subscription, billing_catalog):
@@ -458,7 +456,7 @@ def test_full_plan_access_follows_the_active_brands(user, make_subscription, bil
     billing_catalog.brands[0].active = False
     db.session.flush()
 
-    assert subscriptions.brand_ids_for(user) == {brand.id for brand in billing_catalog.brands[1:]}
+    assert queries.brand_ids_for(user) == {brand.id for brand in billing_catalog.brands[1:]}
 
 
 def test_the_database_allows_one_pending_subscription_per_user(user, make_subscription):

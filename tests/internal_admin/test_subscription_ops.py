@@ -9,8 +9,8 @@ import sqlalchemy as sa
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.billing import subscriptions as subscription_services
 from app.billing.models import Brand, Plan, Subscription
+from app.billing.subscriptions import transitions
 from app.core.db import utcnow
 from app.extensions import db
 from app.internal_admin.guard import AUTH_HEADER
@@ -413,7 +413,7 @@ def test_resume_racing_another_live_subscription_is_a_409_not_a_500(call, dealer
     cancelled = make_subscription(dealer, "cancelled", "trio")
     other = make_subscription(dealer, "active", "full")
     # The check reads LIVE_STATUSES when it runs: with none, it sees no other live subscription, as in a race.
-    monkeypatch.setattr(subscription_services, "LIVE_STATUSES", ())
+    monkeypatch.setattr(transitions, "LIVE_STATUSES", ())
 
     response = call(cancelled, "resume")
 

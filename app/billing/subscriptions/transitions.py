@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -12,180 +11,23 @@ from dateutil.relativedelta import relativedelta
 from flask import current_app
 from flask_babel import format_date
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
-from sqlalchemy.orm import joinedload
 
 from app.accounts.models import User
 from app.analytics.services import capture
 from app.billing import offers
-from app.billing.models import LIVE_STATUSES, Brand, Payment, Plan, Subscription, user_brands
+from app.billing.models import LIVE_STATUSES, Payment, Plan, Subscription
+from app.billing.subscriptions.pricing import RENEWAL_WINDOW, PlanChange, plan_change, unused_value
+from app.billing.subscriptions.queries import STATUS_LABELS, live_subscription, pending_subscription, trial_eligible
 from app.core.db import utcnow
 from app.core.errors import ApiError
 from app.extensions import db
 
 log = logging.getLogger(__name__)
 
-STATUS_LABELS = {
-    "pending": _l("Awaiting payment"),
-    "active": _l("Active"),
-    "trial": _l("Free trial"),
-    "cancelled": _l("Cancelled"),
-    "expired": _l("Expired"),
-}
 PERIOD_LENGTHS = {"monthly": relativedelta(months=1), "yearly": relativedelta(years=1)}
 FULL_PLAN_KEY = "full"
 TRIAL_PERIOD = "monthly"
 EXTENSION_DAYS = range(1, 91)
-# The same plan can be bought again this long before the paid period ends; the new period follows the current one.
-RENEWAL_WINDOW = timedelta(days=7)
-# The nominal length of a paid period, for valuing its unused part when a dealer moves to another plan.
-VALUATION_DAYS = {"monthly": 30, "yearly": 365}
-# What a checkout means for a dealer with a paid plan; only these may be bought. See plan_change().
-PURCHASABLE_CHANGES = ("new", "upgrade", "yearly", "renewal")
-
-
-# Reads
-
-
-def live_subscription(user: User) -> Subscription | None:
-    """The user's trial or active subscription whose period has not ended yet."""
-    return db.session.scalar(
-        sa.select(Subscription)
-        .where(
-            Subscription.user_id == user.id,
-            Subscription.status.in_(LIVE_STATUSES),
-            Subscription.end_date > utcnow(),
-        )
-        .order_by(Subscription.end_date.desc())
-        .limit(1)
-        .options(joinedload(Subscription.plan))
-    )
-
-
-def pending_subscription(user: User) -> Subscription | None:
-    return db.session.scalar(
-        sa.select(Subscription).where(Subscription.user_id == user.id, Subscription.status == "pending")
-    )
-
-
-def current_subscription(user: User) -> Subscription | None:
-    """What the user should see: the live subscription, else the pending one, else the latest."""
-    return live_subscription(user) or pending_subscription(user) or _latest_subscription(user)
-
-
-def brand_ids_for(user: User) -> set[int]:
-    """The brands the user may open now: every active brand on the Full plan, else the chosen ones."""
-    subscription = live_subscription(user)
-    if subscription is None:
-        return set()
-    if subscription.plan.is_full:
-        return offers.active_brand_ids()
-    return {brand.id for brand in subscription.brands}
-
-
-def _brand_coverage_query() -> sa.Select:
-    """(the latest live subscription opens :brand_id) for :user_id at :now; no row when none is live."""
-    brand_id = sa.bindparam("brand_id")
-    chosen = sa.exists().where(user_brands.c.subscription_id == Subscription.id, user_brands.c.brand_id == brand_id)
-    active = sa.exists().where(Brand.id == brand_id, Brand.active)
-    covered = sa.or_(sa.and_(Plan.brand_count == 0, active), sa.and_(Plan.brand_count > 0, chosen))
-    return (
-        sa.select(covered)
-        .select_from(Subscription)
-        .join(Plan, Plan.id == Subscription.plan_id)
-        .where(
-            Subscription.user_id == sa.bindparam("user_id"),
-            Subscription.status.in_(LIVE_STATUSES),
-            Subscription.end_date > sa.bindparam("now", type_=Subscription.end_date.type),
-        )
-        .order_by(Subscription.end_date.desc())
-        .limit(1)
-    )
-
-
-# Built once: it runs on every brand-bound request.
-BRAND_COVERAGE = _brand_coverage_query()
-
-
-def brand_coverage(user: User, brand_id: int | None) -> tuple[bool, bool]:
-    """(has a live subscription, it opens `brand_id`): every active brand on the Full plan, else the chosen ones."""
-    # A plain read of the request's connection: the ORM session's execute cost as much Python as the round trip.
-    parameters = {"user_id": user.id, "brand_id": brand_id, "now": utcnow()}
-    row = db.session.connection().execute(BRAND_COVERAGE, parameters).first()
-    return (row is not None, bool(row and row[0]))
-
-
-@dataclass(frozen=True)
-class PlanChange:
-    """What buying `plan` for `period` means for a dealer: the kind of change, its price and the credit it carries.
-
-    kind: new (no paid plan live: nothing, a trial, or a lapsed one), upgrade (a dearer plan), yearly (the same plan
-    from monthly to yearly), renewal (the same plan in the last RENEWAL_WINDOW of the period), current (the plan the
-    dealer has), downgrade (a cheaper plan: scheduled for the end of the period, never bought on top).
-    credit: the unused paid time of the current subscription, valued at the new plan's rate, added to the new period.
-    """
-
-    kind: str
-    plan: Plan
-    period: str
-    price: int
-    credit: timedelta = timedelta(0)
-
-    @property
-    def purchasable(self) -> bool:
-        return self.kind in PURCHASABLE_CHANGES
-
-    @property
-    def credit_days(self) -> int:
-        return self.credit.days
-
-
-def plan_change(current: Subscription | None, plan: Plan, period: str, now: datetime | None = None) -> PlanChange:
-    """Classify a purchase of `plan` for `period` against the dealer's `current` live subscription."""
-    price = plan.price(period)
-    if current is None or current.status != "active":
-        return PlanChange("new", plan, period, price)
-    now = now or utcnow()
-    kind = _change_kind(current, plan, period, now)
-    credit = unused_value(current, plan, period, now) if kind in PURCHASABLE_CHANGES else timedelta(0)
-    return PlanChange(kind, plan, period, price, credit)
-
-
-def _change_kind(current: Subscription, plan: Plan, period: str, now: datetime) -> str:
-    if plan.id == current.plan_id:
-        if period == current.billing_period:
-            return "renewal" if current.end_date - now <= RENEWAL_WINDOW else "current"
-        return "yearly" if period == "yearly" else "downgrade"
-    # Plans rank by their monthly price: more brands cost more.
-    return "upgrade" if plan.monthly_price > current.plan.monthly_price else "downgrade"
-
-
-def unused_value(current: Subscription, plan: Plan, period: str, now: datetime) -> timedelta:
-    """The current subscription's paid time still to come, as time on `plan` of the same value (never negative)."""
-    if current.end_date is None:
-        return timedelta(0)
-    remaining = max(current.end_date - now, timedelta(0))
-    current_daily = current.plan.price(current.billing_period) / VALUATION_DAYS[current.billing_period]
-    new_daily = plan.price(period) / VALUATION_DAYS[period]
-    if not current_daily or not new_daily:
-        return remaining
-    credit = remaining * (current_daily / new_daily)
-    return timedelta(minutes=int(credit.total_seconds() // 60))
-
-
-def trial_eligible(user: User) -> bool:
-    """A trial is for newcomers: nothing the user had ever started (a trial or a paid period)."""
-    started = sa.select(Subscription.id).where(Subscription.user_id == user.id, Subscription.start_date.is_not(None))
-    return db.session.scalar(started.limit(1)) is None
-
-
-def _latest_subscription(user: User) -> Subscription | None:
-    return db.session.scalar(
-        sa.select(Subscription).where(Subscription.user_id == user.id).order_by(Subscription.created_at.desc()).limit(1)
-    )
-
-
-# Transitions
 
 
 def create_pending(user: User, plan_key: str, billing_period: str, brand_ids: list[int]) -> Subscription:

@@ -1,0 +1,101 @@
+"""Reads of subscriptions: who has which plan now, which brands it opens, whether a trial is still possible."""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from flask_babel import lazy_gettext as _l
+from sqlalchemy.orm import joinedload
+
+from app.accounts.models import User
+from app.billing import offers
+from app.billing.models import LIVE_STATUSES, Brand, Plan, Subscription, user_brands
+from app.core.db import utcnow
+from app.extensions import db
+
+STATUS_LABELS = {
+    "pending": _l("Awaiting payment"),
+    "active": _l("Active"),
+    "trial": _l("Free trial"),
+    "cancelled": _l("Cancelled"),
+    "expired": _l("Expired"),
+}
+
+
+def live_subscription(user: User) -> Subscription | None:
+    """The user's trial or active subscription whose period has not ended yet."""
+    return db.session.scalar(
+        sa.select(Subscription)
+        .where(
+            Subscription.user_id == user.id,
+            Subscription.status.in_(LIVE_STATUSES),
+            Subscription.end_date > utcnow(),
+        )
+        .order_by(Subscription.end_date.desc())
+        .limit(1)
+        .options(joinedload(Subscription.plan))
+    )
+
+
+def pending_subscription(user: User) -> Subscription | None:
+    return db.session.scalar(
+        sa.select(Subscription).where(Subscription.user_id == user.id, Subscription.status == "pending")
+    )
+
+
+def current_subscription(user: User) -> Subscription | None:
+    """What the user should see: the live subscription, else the pending one, else the latest."""
+    return live_subscription(user) or pending_subscription(user) or _latest_subscription(user)
+
+
+def brand_ids_for(user: User) -> set[int]:
+    """The brands the user may open now: every active brand on the Full plan, else the chosen ones."""
+    subscription = live_subscription(user)
+    if subscription is None:
+        return set()
+    if subscription.plan.is_full:
+        return offers.active_brand_ids()
+    return {brand.id for brand in subscription.brands}
+
+
+def _brand_coverage_query() -> sa.Select:
+    """(the latest live subscription opens :brand_id) for :user_id at :now; no row when none is live."""
+    brand_id = sa.bindparam("brand_id")
+    chosen = sa.exists().where(user_brands.c.subscription_id == Subscription.id, user_brands.c.brand_id == brand_id)
+    active = sa.exists().where(Brand.id == brand_id, Brand.active)
+    covered = sa.or_(sa.and_(Plan.brand_count == 0, active), sa.and_(Plan.brand_count > 0, chosen))
+    return (
+        sa.select(covered)
+        .select_from(Subscription)
+        .join(Plan, Plan.id == Subscription.plan_id)
+        .where(
+            Subscription.user_id == sa.bindparam("user_id"),
+            Subscription.status.in_(LIVE_STATUSES),
+            Subscription.end_date > sa.bindparam("now", type_=Subscription.end_date.type),
+        )
+        .order_by(Subscription.end_date.desc())
+        .limit(1)
+    )
+
+
+# Built once: it runs on every brand-bound request.
+BRAND_COVERAGE = _brand_coverage_query()
+
+
+def brand_coverage(user: User, brand_id: int | None) -> tuple[bool, bool]:
+    """(has a live subscription, it opens `brand_id`): every active brand on the Full plan, else the chosen ones."""
+    # A plain read of the request's connection: the ORM session's execute cost as much Python as the round trip.
+    parameters = {"user_id": user.id, "brand_id": brand_id, "now": utcnow()}
+    row = db.session.connection().execute(BRAND_COVERAGE, parameters).first()
+    return (row is not None, bool(row and row[0]))
+
+
+def trial_eligible(user: User) -> bool:
+    """A trial is for newcomers: nothing the user had ever started (a trial or a paid period)."""
+    started = sa.select(Subscription.id).where(Subscription.user_id == user.id, Subscription.start_date.is_not(None))
+    return db.session.scalar(started.limit(1)) is None
+
+
+def _latest_subscription(user: User) -> Subscription | None:
+    return db.session.scalar(
+        sa.select(Subscription).where(Subscription.user_id == user.id).order_by(Subscription.created_at.desc()).limit(1)
+    )
