@@ -5,16 +5,13 @@ from flask import Blueprint
 
 def blueprints() -> list[Blueprint]:
     """The domain's blueprints, registered in this order (imported here so that a model import loads no route)."""
-    from app.admin import (
-        api,
-        copy_logs,
-        dashboard_api,
-        dashboard_views,
-        queue_views,
-        queues_api,
-        users_api,
-        users_views,
-    )
+    from app.admin import api, copy_logs
+    from app.admin.dashboard import api as dashboard_api
+    from app.admin.dashboard import views as dashboard_views
+    from app.admin.queues import api as queues_api
+    from app.admin.queues import views as queue_views
+    from app.admin.users import api as users_api
+    from app.admin.users import views as users_views
 
     return [
         api.bp,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from flask import jsonify, request
 
-from app.admin import dashboard
+from app.admin.dashboard import services as dashboard
 from app.admin.schemas import Dashboard, DashboardQuery
 from app.core.openapi import INTERNAL, documented
 from app.internal_admin.guard import InternalBlueprint

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from flask import jsonify, request
 
-from app.admin import queues
+from app.admin.queues import services as queues
 from app.admin.schemas import FailedJobs, FailedJobsQuery, JobHandled, QueueOverview
 from app.core.openapi import INTERNAL, documented
 from app.core.validation import int_arg

@@ -4,7 +4,7 @@ list with search and pagination, and who may see them."""
 
 from __future__ import annotations
 
-from app.admin import users as admin_users
+from app.admin.users import services as admin_users
 from app.extensions import db
 from app.referrals import services as referrals
 from app.vehicles.models import QueryLog

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify, request
 
-from app.admin import users
 from app.admin.schemas import ReferralsQuery, UserDetail, UserList, UsersQuery
+from app.admin.users import services as users
 from app.core.openapi import documented
 from app.core.security import requires_role
 from app.core.validation import int_arg

@@ -1,10 +1,11 @@
-"""The admin dashboard page (/admin): the figures of app.admin.dashboard with Chart.js charts and a date range."""
+"""The admin dashboard page (/admin): the figures of app.admin.dashboard.services with Chart.js charts and a date
+range."""
 
 from __future__ import annotations
 
 from flask import Blueprint, render_template, request
 
-from app.admin import dashboard
+from app.admin.dashboard import services as dashboard
 from app.core.errors import ApiError
 from app.core.security import requires_role
 

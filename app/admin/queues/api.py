@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify, request
 
-from app.admin import queues
+from app.admin.queues import services as queues
 from app.admin.schemas import FailedJobs, FailedJobsQuery, JobHandled, QueueOverview
 from app.core.openapi import documented
 from app.core.security import requires_role

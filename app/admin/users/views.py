@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, render_template, request
 
-from app.admin import users
+from app.admin.users import services as users
 from app.core.errors import ApiError
 from app.core.security import requires_role
 from app.core.validation import int_arg

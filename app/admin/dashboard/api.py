@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify, request
 
-from app.admin import dashboard
+from app.admin.dashboard import services as dashboard
 from app.admin.schemas import Dashboard, DashboardQuery
 from app.core.openapi import documented
 from app.core.security import requires_role

@@ -1,12 +1,12 @@
 """The admins' queue page (/admin/queues): each queue's lengths, and its failed jobs with their error, to retry or
-delete. The HTML counterpart of app.admin.queues_api, calling the same functions."""
+delete. The HTML counterpart of app.admin.queues.api, calling the same functions."""
 
 from __future__ import annotations
 
 from flask import Blueprint, flash, redirect, render_template, url_for
 from flask_babel import gettext as _
 
-from app.admin import queues
+from app.admin.queues import services as queues
 from app.core.errors import ApiError
 from app.core.security import requires_role
 
