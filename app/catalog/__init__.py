@@ -5,13 +5,14 @@ from flask import Blueprint
 
 def blueprints() -> list[Blueprint]:
     """The domain's blueprints, registered in this order (imported here so that a model import loads no route)."""
-    from app.catalog import api, exports, progress_views, views
+    from app.catalog import api, cli, exports, progress_views, views
     from app.catalog.copies import api as copies_api
     from app.catalog.search import api as search_api
     from app.catalog.where_used import api as where_used_api
     from app.catalog.where_used import views as where_used_views
 
     return [
+        cli.bp,
         api.bp,
         views.bp,
         exports.bp,

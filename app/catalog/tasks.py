@@ -3,7 +3,7 @@
 prefetch-init stores the roots and enqueues a prefetch-children job per group (which stores its children and
 enqueues theirs) and a prefetch-parts job per leaf (which stores its part rows). Names are translated as they are
 stored; a job whose names the dictionary in force did not translate (a provider is configured, the dictionary changed
-meanwhile) queues the vehicle's tr- jobs (app.translation.tasks). Job ids join their parts with '-'
+meanwhile) queues the vehicle's tr- jobs (app.catalog.name_translation). Job ids join their parts with '-'
 (RQ reserves ':'), and an id already queued is not queued twice. Inserts do nothing on conflict, so a retried job
 never duplicates rows.
 """
@@ -19,12 +19,11 @@ from flask import Flask, current_app
 from redis.exceptions import RedisError
 from rq import Retry, get_current_job
 
-from app.catalog import backfill, services, store
+from app.catalog import backfill, name_translation, services, store
 from app.catalog.models import Category
 from app.catalog.providers import provider_for
 from app.core.db import utcnow
 from app.extensions import db, queues
-from app.translation import tasks as translation_tasks
 from app.vehicles.models import Vehicle
 from app.vehicles.signals import vehicle_stored
 
@@ -81,7 +80,7 @@ def prefetch_children(vehicle_id: int, category_id: int) -> int:
         if _deferred(vehicle, "prefetch-children", prefetch_children, vehicle_id, category_id):
             return 0
         raise RuntimeError(f"category {category_id}: the upstream did not give its children")  # RQ retries it
-    translation_tasks.queue_pending(vehicle_id)
+    name_translation.queue_pending(vehicle_id)
     return _queue_walk(vehicle, children)
 
 
@@ -97,7 +96,7 @@ def prefetch_parts(vehicle_id: int, category_id: int) -> int:
         if _deferred(vehicle, "prefetch-parts", prefetch_parts, vehicle_id, category_id):
             return 0
         raise RuntimeError(f"category {category_id}: the upstream did not give its parts")  # RQ retries it
-    translation_tasks.queue_pending(vehicle_id)
+    name_translation.queue_pending(vehicle_id)
     return len(parts)
 
 

@@ -1,4 +1,4 @@
-"""EN→TR translation of catalog text: the builtin dictionary, the rule-based translator, admin terms and tr- jobs."""
+"""EN→TR translation of catalog text: the builtin dictionary, the rule-based translator and admin terms."""
 
 from flask import Blueprint
 
@@ -24,6 +24,6 @@ __all__ = [
 
 def blueprints() -> list[Blueprint]:
     """The domain's blueprints, registered in this order (imported here so that a model import loads no route)."""
-    from app.translation import api, cli, views
+    from app.translation import api, views
 
-    return [cli.bp, api.bp, views.bp]
+    return [api.bp, views.bp]

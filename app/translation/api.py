@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, jsonify, request
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user
 
-from app.catalog import translation_gaps
+from app.catalog import name_translation, translation_gaps
 from app.core.openapi import documented
 from app.core.security import requires_role
 from app.core.validation import json_body, text_field
@@ -48,7 +50,7 @@ def save_term():
         kind=text_field(data, "kind", _l("Kind"), max_length=10, required=False) or "noun",
         author=current_user.id,
     )
-    return jsonify(saved), 201
+    return jsonify(_with_retranslation(saved)), 201
 
 
 @bp.delete("/terms/<int:term_id>")
@@ -56,4 +58,9 @@ def save_term():
 @requires_role("admin")
 def delete_term(term_id: int):
     """Remove an added term; stored names are re-translated in the background."""
-    return jsonify(remove_term(term_id))
+    return jsonify(_with_retranslation(remove_term(term_id)))
+
+
+def _with_retranslation(answer: dict[str, Any]) -> dict[str, Any]:
+    """The answer and the id of the job re-translating the stored names once the change commits (null: not queued)."""
+    return {**answer, "retranslationJob": name_translation.queue_retranslation_on_commit()}

@@ -2,7 +2,7 @@
 
 The dictionary in force is the builtin one (app.translation.dictionary) with the terms admins added; its version
 changes with either, and every stored English name records the version that translated it, so the tr- jobs
-(app.translation.tasks) know which names a dictionary change left behind.
+(app.catalog.name_translation) know which names a dictionary change left behind.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
 
-from app.catalog import translation_gaps
+from app.catalog import name_translation, translation_gaps
 from app.core.errors import ApiError
 from app.core.security import requires_role
 from app.translation import glossary
@@ -32,10 +32,10 @@ def save_term():
     if not form.validate():
         return _page(form, status=INVALID_FORM)
     try:
-        saved = add_term(form.english.data, form.turkish.data, form.kind.data, current_user.id)
+        add_term(form.english.data, form.turkish.data, form.kind.data, current_user.id)
     except ApiError as error:
         return _page(form, error=error.message, status=error.status)
-    _flash_retranslation(saved["retranslationJob"], _("Saved."))
+    _queue_retranslation_and_flash(_("Saved."))
     return redirect(url_for(".page"), code=303)
 
 
@@ -43,16 +43,17 @@ def save_term():
 @requires_role("admin")
 def delete_term(term_id: int):
     try:
-        removed = remove_term(term_id)
+        remove_term(term_id)
     except ApiError as error:
         flash(error.message, "error")
         return redirect(url_for(".page"), code=303)
-    _flash_retranslation(removed["retranslationJob"], _("Removed."))
+    _queue_retranslation_and_flash(_("Removed."))
     return redirect(url_for(".page"), code=303)
 
 
-def _flash_retranslation(job: str | None, done: str) -> None:
-    if job:
+def _queue_retranslation_and_flash(done: str) -> None:
+    """Queue the re-translation of the stored names for when the change commits, and say whether it was queued."""
+    if name_translation.queue_retranslation_on_commit():
         flash(done + " " + _("Stored names are being translated again in the background."), "success")
     else:
         later = _("New names follow it now; run `flask catalog retranslate` for the stored ones.")

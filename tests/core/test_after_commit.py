@@ -94,15 +94,15 @@ def test_a_failing_callback_is_logged_and_neither_the_commit_nor_the_others_are_
 def test_a_job_is_queued_with_its_id_only_once_the_transaction_commits(app):
     with app.app_context():
         add_term("filter")
-        enqueue_after_commit("translation", "app.translation.tasks.retranslate_all", job_id="tr-all-test")
+        enqueue_after_commit("translation", "app.catalog.name_translation.retranslate_all", job_id="tr-all-test")
         assert queues.get("translation").job_ids == []
         db.session.commit()
 
         job = queues.get("translation").fetch_job("tr-all-test")
-        assert job.func_name == "app.translation.tasks.retranslate_all"
+        assert job.func_name == "app.catalog.name_translation.retranslate_all"
         assert queues.get("translation").job_ids == ["tr-all-test"]
 
-        enqueue_after_commit("translation", "app.translation.tasks.retranslate_all", job_id="tr-all-dropped")
+        enqueue_after_commit("translation", "app.catalog.name_translation.retranslate_all", job_id="tr-all-dropped")
         db.session.rollback()
         assert queues.get("translation").job_ids == ["tr-all-test"]
 
@@ -110,9 +110,9 @@ def test_a_job_is_queued_with_its_id_only_once_the_transaction_commits(app):
 def test_a_bad_job_id_or_queue_is_refused_in_the_caller_s_transaction(app):
     with app.app_context():
         with pytest.raises(InvalidJobIdError):
-            enqueue_after_commit("translation", "app.translation.tasks.retranslate_all", job_id="tr:all")
+            enqueue_after_commit("translation", "app.catalog.name_translation.retranslate_all", job_id="tr:all")
         with pytest.raises(KeyError):
-            enqueue_after_commit("nowhere", "app.translation.tasks.retranslate_all", job_id="tr-all-x")
+            enqueue_after_commit("nowhere", "app.catalog.name_translation.retranslate_all", job_id="tr-all-x")
 
 
 @pytest.fixture
@@ -128,7 +128,7 @@ def test_redis_away_at_commit_time_costs_the_job_not_the_commit(own_redis_app, r
     caplog.set_level(logging.WARNING, logger="app.core.after_commit")
     with own_redis_app.app_context():
         add_term("filter")
-        enqueue_after_commit("translation", "app.translation.tasks.retranslate_all", job_id="tr-all-lost")
+        enqueue_after_commit("translation", "app.catalog.name_translation.retranslate_all", job_id="tr-all-lost")
         redis_server.stop()
         db.session.commit()
 

@@ -1,4 +1,4 @@
-"""tr- jobs: bring stored names up to the dictionary in force, in batches, in the background.
+"""tr- jobs: bring stored category and part names up to the dictionary in force, in batches, in the background.
 
 Names are translated as they are stored (the dictionary needs no network and costs microseconds a name), so a page
 never waits for a job. A job is needed when the dictionary changed (an admin added a term, a release updated it),
@@ -6,7 +6,8 @@ for names stored before translation existed, and, with a machine-translation pro
 the dictionary lacks. A vehicle's names are taken `BATCH_SIZE` at a time, its categories first: job
 `tr-<vehicle>-<batch>` translates the next batch whose version is not the one in force and queues the batch after it,
 so a retried or repeated job only finds less to do. A provider that is rate limited defers the batch (a new job,
-`tr-<vehicle>-<batch>-later<n>`, queued after the wait it asked for): deferred, not failed.
+`tr-<vehicle>-<batch>-later<n>`, queued after the wait it asked for): deferred, not failed. The translation domain
+only turns text into text; these jobs are the catalog's because they rewrite its rows.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 
 import sqlalchemy as sa
 from flask import current_app
+from redis.exceptions import RedisError
 from rq import Retry
 from rq.job import JobStatus
 
@@ -183,6 +185,16 @@ def queue_retranslation(on_commit: bool = False) -> str:
     enqueue = enqueue_after_commit if on_commit else queues.enqueue
     enqueue(QUEUE, retranslate_all, job_id=identifier, retry=RETRY)
     return identifier
+
+
+def queue_retranslation_on_commit() -> str | None:
+    """queue_retranslation for when the caller's dictionary change commits (an admin's term saved or removed); None
+    when it could not be queued (Redis down: `flask catalog retranslate` later)."""
+    try:
+        return queue_retranslation(on_commit=True)
+    except RedisError as error:
+        log.error("re-translation not queued: %s", error)
+        return None
 
 
 def retranslate_all() -> int:
