@@ -4,8 +4,9 @@ form and JSON, validated), the re-translation it queues, and who may see any of 
 from __future__ import annotations
 
 import pytest
+from redis.exceptions import RedisError
 
-from app.catalog import store
+from app.catalog import name_translation, store
 from app.catalog.providers import Node, PartLine
 from app.extensions import db, queues
 from app.vehicles.models import Vehicle
@@ -172,3 +173,23 @@ def test_the_page_removes_a_term(admin_client, unknown_words):
     assert "Kaldırıldı" in text_of(page(admin_client, "/admin/translations"))
     assert admin_client.get("/api/admin/translations/terms").get_json()["terms"] == []
     assert admin_client.post(f"/admin/translations/terms/{term_id}/delete").status_code == 403
+
+
+def test_with_redis_down_the_term_is_saved_and_the_answers_say_the_stored_names_wait(admin_client, monkeypatch):
+    def redis_down(on_commit: bool = False) -> str:
+        raise RedisError("down")
+
+    monkeypatch.setattr(name_translation, "queue_retranslation", redis_down)
+    form = page(admin_client, "/admin/translations")
+
+    saved = admin_client.post(
+        "/api/admin/translations/terms", json={"english": "zork", "turkish": "zork"}, headers=SITE
+    )
+    admin_client.post(
+        "/admin/translations/terms",
+        data={"english": "quux", "turkish": "kuks", "kind": "noun", "csrf_token": csrf_token_from(form)},
+    )
+
+    assert saved.status_code == 201 and saved.get_json()["retranslationJob"] is None
+    assert "flask catalog retranslate" in text_of(page(admin_client, "/admin/translations"))
+    assert len(admin_client.get("/api/admin/translations/terms").get_json()["terms"]) == 2
