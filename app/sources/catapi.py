@@ -11,7 +11,7 @@ import itertools
 import logging
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -180,17 +180,23 @@ class PartsSheet:
 @dataclass
 class _Token:
     value: str
-    renew_at: float  # monotonic
+    renew_at: float  # on the adapter's clock
 
 
 class CatapiSource:
     name = "catapi"
 
-    def __init__(self, settings: CatapiSettings, session: requests.Session | None = None) -> None:
+    def __init__(
+        self,
+        settings: CatapiSettings,
+        session: requests.Session | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         if not settings.base_urls:
             raise ValueError("catapi needs at least one base URL")
         self.settings = settings
         self._session = session or requests.Session()
+        self._clock = clock  # when the token is due for renewal
         self._proxy_order = itertools.cycle(range(len(settings.base_urls)))
         self._token: _Token | None = None
         self._lock = threading.Lock()
@@ -335,7 +341,7 @@ class CatapiSource:
     def _current_token(self) -> str:
         with self._lock:
             token = self._token
-        if token is not None and time.monotonic() < token.renew_at:
+        if token is not None and self._clock() < token.renew_at:
             return token.value
         fresh = self._fetch_token()
         with self._lock:
@@ -364,7 +370,7 @@ class CatapiSource:
         except (ValueError, KeyError, TypeError) as error:
             raise _RetryableError("token: unreadable answer") from error
         margin = min(TOKEN_EXPIRY_MARGIN_SECONDS, lifetime / 10)
-        return _Token(value, time.monotonic() + lifetime - margin)
+        return _Token(value, self._clock() + lifetime - margin)
 
 
 # --- JSON to dataclasses -------------------------------------------------------------------------------------------

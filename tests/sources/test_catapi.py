@@ -14,6 +14,7 @@ from app.sources.base import Outcome
 from app.sources.catapi import CatapiSettings, CatapiSource, CatapiUnavailableError, _parts_sheet
 from app.sources.sandbox import catalog as sandbox
 from app.sources.sandbox.catapi_server import SANDBOX_PASSWORD, SANDBOX_USERNAME, CatapiFaults, CatapiSandbox
+from tests.support.clock import FakeClock
 from tests.support.processes import wait_until
 
 TIMEOUT_MS = 300
@@ -199,11 +200,18 @@ def test_token_is_fetched_once_and_reused(source, upstream):
     assert len(upstream.calls(server="auth")) == 1
 
 
-def test_token_is_renewed_when_it_expires(source, upstream):
-    upstream.faults = CatapiFaults(token_ttl_seconds=1)
-    assert source.lookup_vin(sandbox.VIN_GOLF).outcome is Outcome.ONE
-    time.sleep(1.05)
-    assert source.lookup_vin(sandbox.VIN_GOLF).outcome is Outcome.ONE
+def test_token_is_renewed_when_it_expires(upstream, monkeypatch):
+    """The adapter renews a token shortly before its lifetime ends, so no call is refused for an expired one."""
+    clock = FakeClock()
+    monkeypatch.setattr(upstream, "clock", clock)
+    upstream.faults = CatapiFaults(token_ttl_seconds=100)  # renewed 10 s early (a tenth of its lifetime)
+    with CatapiSource(settings_for(upstream), clock=clock) as source:
+        assert source.lookup_vin(sandbox.VIN_GOLF).outcome is Outcome.ONE
+        clock.advance(89)
+        assert source.lookup_vin(sandbox.VIN_GOLF).outcome is Outcome.ONE
+        assert len(upstream.calls(server="auth")) == 1  # still in its lifetime: reused
+        clock.advance(2)
+        assert source.lookup_vin(sandbox.VIN_GOLF).outcome is Outcome.ONE
     assert len(upstream.calls(server="auth")) == 2
     assert all(call.status == 200 for call in api_calls(upstream))
 

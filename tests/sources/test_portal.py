@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import socket
-import time
 
 import pytest
 import requests
@@ -28,6 +27,7 @@ from app.sources.sandbox.portal_server import (
     PortalFaults,
     PortalSandbox,
 )
+from tests.support.clock import FakeClock
 
 TIMEOUT_MS = 1000
 GOLF = sandbox.sandbox_catalog().vehicle("vw-golf-7")
@@ -134,13 +134,18 @@ def test_one_login_serves_many_pages(source, upstream):
     assert len(upstream.calls("/login")) == 2  # the form and its POST, once
 
 
-def test_an_expired_session_is_renewed_once(source, upstream):
-    upstream.faults = PortalFaults(session_ttl_seconds=0.2)
+def test_an_expired_session_is_renewed_once(source, upstream, monkeypatch):
+    clock = FakeClock()
+    monkeypatch.setattr(upstream, "clock", clock)
+    upstream.faults = PortalFaults(session_ttl_seconds=60)
     assert source.lookup_vin(sandbox.VIN_GOLF).outcome is Outcome.ONE
-    time.sleep(0.3)
+    clock.advance(59)
+    assert source.lookup_vin(sandbox.VIN_GOLF).outcome is Outcome.ONE
+    clock.advance(2)
     assert source.lookup_vin(sandbox.VIN_GOLF).outcome is Outcome.ONE
     statuses = [(call.method, call.path, call.status) for call in upstream.calls()]
     assert statuses[3:] == [
+        ("GET", "/vw/vin", 200),  # still signed in
         ("GET", "/vw/vin", 302),
         ("GET", "/login", 200),
         ("POST", "/login", 302),

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import logging
 import secrets
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -75,7 +74,7 @@ class RecordedCall:
 class _State:
     """Replaced whole on reset, so a request still hanging from an earlier test records into the old one."""
 
-    tokens: dict[str, float] = field(default_factory=dict)  # token -> expiry (monotonic)
+    tokens: dict[str, float] = field(default_factory=dict)  # token -> expiry (on the sandbox's clock)
     calls: list[RecordedCall] = field(default_factory=list)
 
 
@@ -180,7 +179,7 @@ class CatapiSandbox(Sandbox):
             return _error("Invalid credentials", 401)
         token, ttl = secrets.token_urlsafe(24), self.faults.token_ttl_seconds
         with self._lock:
-            self._state.tokens[token] = time.monotonic() + ttl
+            self._state.tokens[token] = self.clock() + ttl
         return _json({"token": token, "expiresIn": ttl})
 
     def _proxy_app(self, index: int) -> Callable[[Request], Response]:
@@ -225,7 +224,7 @@ class CatapiSandbox(Sandbox):
         token = header.removeprefix("Bearer ").strip() if header.startswith("Bearer ") else ""
         with self._lock:
             expiry = self._state.tokens.get(token)
-        return expiry is not None and expiry > time.monotonic()
+        return expiry is not None and expiry > self.clock()
 
     # --- the API -----------------------------------------------------------------------------------------------
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 import logging
 import random
 import threading
+import time
+from collections.abc import Callable
 from enum import StrEnum
 from typing import Any
 
@@ -24,6 +26,7 @@ class Sandbox:
         self.seed = seed
         self.catalog: SandboxCatalog = sandbox_catalog(seed)
         self.faults = faults
+        self.clock: Callable[[], float] = time.monotonic  # token and session expiry; tests put a fake clock here
         self._lock = threading.Lock()
         self._stopping = threading.Event()
         self._noise = random.Random(seed)  # for error_rate only

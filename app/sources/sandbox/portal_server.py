@@ -15,7 +15,6 @@ import json
 import logging
 import re
 import secrets
-import time
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -75,7 +74,7 @@ class RecordedCall:
 
 @dataclass
 class _State:
-    sessions: dict[str, float] = field(default_factory=dict)  # session id -> expiry (monotonic)
+    sessions: dict[str, float] = field(default_factory=dict)  # session id -> expiry (on the sandbox's clock)
     csrf_tokens: set[str] = field(default_factory=set)
     calls: list[RecordedCall] = field(default_factory=list)
 
@@ -196,7 +195,7 @@ class PortalSandbox(SingleServerSandbox):
             if csrf_ok and (form.get("username"), form.get("password")) == self._credentials:
                 session_id = secrets.token_urlsafe(18)
                 with self._lock:
-                    self._state.sessions[session_id] = time.monotonic() + self.faults.session_ttl_seconds
+                    self._state.sessions[session_id] = self.clock() + self.faults.session_ttl_seconds
                 response = _redirect("/")
                 response.set_cookie(SESSION_COOKIE, session_id, httponly=True, path="/")
                 return response
@@ -220,7 +219,7 @@ class PortalSandbox(SingleServerSandbox):
         session_id = request.cookies.get(SESSION_COOKIE, "")
         with self._lock:
             expiry = self._state.sessions.get(session_id)
-        return expiry is not None and expiry > time.monotonic()
+        return expiry is not None and expiry > self.clock()
 
     # --- pages -------------------------------------------------------------------------------------------------
 
