@@ -12,8 +12,10 @@ from app.extensions import db, redis_store
 from app.sources.sandbox.catalog import VIN_BMW, VIN_CLIO, VIN_COROLLA, VIN_GOLF, VIN_HONDA, VIN_UNKNOWN
 from app.sources.sandbox.scrape_server import VIN_SCRAPE_SEVERAL
 from app.vehicles.answers import vehicle_view
+from app.vehicles.breaker import portal_breaker
 from app.vehicles.cache import ResolveCache, negative_key, positive_key
 from app.vehicles.models import QueryLog, UserVehicle, Vehicle, VinRequest
+from tests.support.processes import wait_until
 
 VIN_MERCEDES = "WDD2050421F000006"  # a make whose VIN identification the portal has suspended
 TR = {"Accept-Language": "tr"}
@@ -326,7 +328,9 @@ def test_three_portal_failures_open_the_breaker_until_the_cooldown_ends(
     assert timings["portal_circuit_open"] is True and timings["portal_skipped"] is True
     assert upstreams.vin_calls()["portal"] == portal_calls  # not asked while open
 
-    time.sleep(1.1)
+    cooldown_key = portal_breaker().cooldown_key
+    assert 0 < redis_store.client.pttl(cooldown_key) <= 1000  # open for the configured cooldown, in Redis
+    wait_until(lambda: not redis_store.client.exists(cooldown_key), 5, "the breaker's cooldown to end", 0.05)
     upstreams.portal.faults.error_rate = 0.0
     response = decode_vin(VIN_BMW)
 
