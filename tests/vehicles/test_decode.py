@@ -376,14 +376,26 @@ def test_a_decode_past_its_budget_is_aborted_and_not_cached(app, dealer, decode_
 # --- the lock ----------------------------------------------------------------------------------------------------
 
 
-def test_a_request_waits_for_the_decode_in_flight_instead_of_starting_another(app, dealer, decode_vin, upstreams):
+def test_a_request_waits_for_the_decode_in_flight_instead_of_starting_another(
+    app, dealer, decode_vin, upstreams, monkeypatch
+):
     """Another request holds the VIN's lock; when it has stored and cached the car, the waiting one answers with it."""
     cache = ResolveCache(redis_store.client)
     lock = cache.try_lock(VIN_GOLF, ttl_ms=10_000)
     stored = {}
+    waiting = threading.Event()
+    is_locked = ResolveCache.is_locked
+
+    def watched_is_locked(self: ResolveCache, vin: str) -> bool:
+        waiting.set()  # the request has found the lock taken and waits for it
+        return is_locked(self, vin)
+
+    monkeypatch.setattr(ResolveCache, "is_locked", watched_is_locked)
 
     def finish_elsewhere() -> None:
-        time.sleep(0.3)
+        if not waiting.wait(timeout=5):
+            return  # the request never waited: its answer below fails the test
+        time.sleep(0.3)  # the holder's decode goes on a while after the request started waiting
         with app.app_context():
             golf = Vehicle(vin=VIN_GOLF, brand_name="Volkswagen", model="Golf", source="catapi", raw_data={})
             db.session.add(golf)
