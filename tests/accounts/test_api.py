@@ -11,6 +11,14 @@ from app.vehicles.models import QueryLog, UserVehicle, Vehicle
 from tests.conftest import PASSWORD, SITE
 
 
+def sign_in_status(app, email: str, password: str) -> int:
+    """The status of a password sign-in from a new device."""
+    response = app.test_client().post(
+        "/api/auth/sign-in/email", json={"email": email, "password": password}, headers=SITE
+    )
+    return response.status_code
+
+
 def test_connections_list_password_and_linked_providers(client, create_user, sign_in):
     user = create_user()
     link_account(user, "google", "google-sub-1", user.email)
@@ -73,6 +81,8 @@ def test_change_password_keeps_this_session_and_ends_the_others(app, client, cre
     assert response.get_json() == {"status": True, "otherSessionsEnded": 1}
     assert client.get("/api/auth/get-session").get_json() is not None
     assert other_device.get("/api/auth/get-session").get_json() is None
+    assert sign_in_status(app, user.email, "yeni-sifre-2026") == 200
+    assert sign_in_status(app, user.email, PASSWORD) == 401
 
 
 def test_change_password_with_a_wrong_current_password_changes_nothing(client, create_user, sign_in):
@@ -91,6 +101,7 @@ def test_change_password_with_a_wrong_current_password_changes_nothing(client, c
     from app.accounts.services import password_matches
 
     assert password_matches(user, PASSWORD)
+    assert not password_matches(user, "yeni-sifre-2026")
 
 
 def test_delete_account_needs_the_password(client, create_user, sign_in):
