@@ -89,7 +89,7 @@ def test_a_job_ending_during_an_outage_is_recorded_when_redis_returns_and_runs_o
     wait_until(lambda: "slow-started" in runs(done), START_SECONDS, "the slow job started")
 
     redis_server.stop()  # while the job runs; saved to disk, as AOF would
-    time.sleep(1)
+    wait_until(lambda: "slow" in runs(done), RECOVER_SECONDS, "the slow job ended while Redis was down")
     redis_server.start()
 
     wait_until(lambda: runs(done) == ["next", "slow", "slow-started"], RECOVER_SECONDS, "both jobs ran")
