@@ -247,6 +247,8 @@ def from_env(environ: os._Environ[str] | dict[str, str] | None = None) -> dict:
         "PORTAL_BREAKER_THRESHOLD": int(env.get("PORTAL_BREAKER_THRESHOLD", "3") or 3),
         "PORTAL_BREAKER_COOLDOWN_SECONDS": int(env.get("PORTAL_BREAKER_COOLDOWN_SECONDS", "30") or 30),
         "VIN_PREVIEW_RATE_LIMIT": env.get("VIN_PREVIEW_RATE_LIMIT", "20 per minute;200 per day"),
+        "VIN_PAIRING_RATE_LIMIT": env.get("VIN_PAIRING_RATE_LIMIT", "10 per minute;60 per hour"),
+        "VIN_PAIRING_SEND_RATE_LIMIT": env.get("VIN_PAIRING_SEND_RATE_LIMIT", "10 per minute"),
         "OEM_COPY_RATE_LIMIT": env.get("OEM_COPY_RATE_LIMIT", "120 per minute;2000 per day"),
         "REFERRAL_INVITE_RATE_LIMIT": env.get("REFERRAL_INVITE_RATE_LIMIT", "10 per hour;30 per day"),
         "CATALOG_PROGRESS_RATE_LIMIT": env.get("CATALOG_PROGRESS_RATE_LIMIT", "120 per minute"),

@@ -69,7 +69,8 @@ def content_security_policy(config: Mapping[str, Any]) -> dict[str, list[str]]:
         "media-src": ["'self'", "data:"],
         "style-src": ["'self'"],
         "font-src": ["'self'"],
-        "script-src": _sources("'self'", script_hash(THEME_SCRIPT), *third_party),
+        # 'wasm-unsafe-eval': compiling WebAssembly only (the VIN scan's barcode reader), never eval() of scripts.
+        "script-src": _sources("'self'", "'wasm-unsafe-eval'", script_hash(THEME_SCRIPT), *third_party),
         "connect-src": _sources(
             "'self'", storage, *third_party, config.get("LIVECHAT_WS_HOST", ""), *config.get("EXTRA_CONNECT_HOSTS", [])
         ),

@@ -6,5 +6,7 @@ from flask import Blueprint
 def blueprints() -> list[Blueprint]:
     """The domain's blueprints, registered in this order (imported here so that a model import loads no route)."""
     from app.vehicles import api, preview_api, preview_views, views
+    from app.vehicles.pairing import api as pairing_api
+    from app.vehicles.pairing import views as pairing_views
 
-    return [api.bp, views.bp, preview_api.bp, preview_views.bp]
+    return [api.bp, views.bp, preview_api.bp, preview_views.bp, pairing_api.bp, pairing_views.bp]

@@ -108,3 +108,11 @@ class TeaserStats(ApiModel):
     categories: int
     parts: int
     schema_pictures: int
+
+
+class PairingVinBody(ApiModel):
+    vin: str = Field(pattern=VIN_PATTERN, description=VIN_HELP)
+
+
+class PairingSent(ApiModel):
+    vin: str = Field(pattern=VIN_PATTERN, description="The VIN as the counter PC's page receives it.")

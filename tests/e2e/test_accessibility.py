@@ -38,6 +38,7 @@ from app.notifications.local_mail import MailCatcher
 from app.notifications.models import OutboxEmail
 from app.notifications.services import send_email
 from app.sources.sandbox.catalog import VIN_COROLLA, VIN_GOLF
+from app.vehicles.pairing import services as pairing
 from app.vehicles.race import IN_FLIGHT
 from tests.conftest import PASSWORD, SITE, RequestIsolatedClient, csrf_token_from
 from tests.e2e.conftest import launch, require_chromium
@@ -85,6 +86,7 @@ VISITS = (
     Visit("demo", "visitor", "/demo", ready="#catalog-tree .tree-link"),
     Visit("demo drawing", "visitor", "/demo/categories/{demo_leaf}", ready=".part-row button[data-copy]"),
     Visit("VIN preview", "visitor", "/vin/preview?vin={golf_vin}", ready="#vin-preview"),
+    Visit("phone's pairing page", "visitor", "/vin/pair/{pairing_token}", ready="form[data-pair-send]"),
     Visit("API documentation", "visitor", "/api/docs", ready=".swagger-ui .opblock"),
     Visit("missing page", "visitor", "/bu-sayfa-yok", status=404),
     # A dealer.
@@ -141,6 +143,7 @@ NOT_PAGES = {
     "catalog_exports.parts_csv": "the parts list as CSV",
     "catalog_views.reference": "a reference row followed: redirects to the picture it names (or to its search)",
     "payments_pages.receipt": "redirects to the payment provider's receipt",
+    "vehicles_pairing_views.poll": "the counter PC's pairing poll for HTMX (else: the VIN page or a one-line panel)",
 }
 API_PREFIX = "/api/"
 API_PAGES = {"api_docs.docs"}
@@ -220,6 +223,9 @@ class Values(dict):
     def __missing__(self, key: str) -> str:
         if key == "corolla_decode":
             return self.site.start_decode(VIN_COROLLA)
+        if key == "pairing_token":  # a phone's link lives until its VIN is sent: a fresh one for each visit
+            with self.site.app.app_context():
+                return pairing.create("accessibility audit").token
         raise KeyError(key)
 
 

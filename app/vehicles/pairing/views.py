@@ -1,0 +1,109 @@
+"""The pairing pages: the counter PC's "Telefonla tara" (a QR code of the phone's link, then polls for the VIN) and the
+phone's minimal scan page behind that link (no session needed: the link's token is all it holds)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import segno
+from flask import Blueprint, Response, current_app, make_response, redirect, render_template, url_for
+from flask_babel import gettext as _
+from flask_limiter import RateLimitExceeded
+from flask_login import current_user
+from markupsafe import Markup
+
+from app.auth.guards import current_session
+from app.core.errors import ApiError, error_response
+from app.core.htmx import vary_on_htmx, wants_fragment
+from app.core.security import public
+from app.vehicles.pairing import services
+from app.vehicles.pairing.throttles import create_throttle, poll_throttle
+
+bp = Blueprint("vehicles_pairing_views", __name__)
+PHOTO_SCAN_PATH = "/api/vin/scan"  # the photo reader (issue 29, item 2)
+
+
+@bp.errorhandler(RateLimitExceeded)
+def _throttled(_error: RateLimitExceeded) -> Response:
+    message = _("Too many pairings in a short time. Please wait a moment and try again.")
+    return _pairing_answer({"error": message}, 429)
+
+
+@bp.post("/vin/pairings")
+@create_throttle
+def create():
+    """A new pairing for this page (also "Yeniden eşleştir"): the QR code of the phone's link, and the poll."""
+    try:
+        pairing = services.create(_session_id())
+    except ApiError as error:
+        return _pairing_answer({"error": error.message}, error.status)
+    return _pairing_answer(_shown(pairing), 200)
+
+
+@bp.get("/vin/pairings/<pairing_id>")
+@poll_throttle
+def poll(pairing_id: str):
+    """The PC's poll: nothing yet (204, the QR code stays), the VIN the phone sent (the page decodes it), or why not."""
+    try:
+        vin = services.take_vin(pairing_id, _session_id())
+    except ApiError as error:
+        return _pairing_answer({"error": error.message}, error.status)
+    if vin is None:
+        if wants_fragment():
+            return vary_on_htmx(Response(status=204))  # no swap: the QR code stays and the poll goes on
+        return _pairing_answer({"waiting": url_for(".poll", pairing_id=pairing_id)}, 200)
+    if not wants_fragment():
+        return redirect(url_for("vehicles_views.search", vin=vin), code=303)
+    response = _pairing_answer({"received": vin}, 200)
+    response.headers["HX-Trigger"] = json.dumps({"vin-paired": {"vin": vin}})  # vin-scan.js fills the box, decodes
+    return response
+
+
+@bp.get("/vin/pair/<token>")
+@public
+def phone_page(token: str):
+    """The phone's page behind the QR code: scan or type the VIN, and it goes to the counter PC's page."""
+    try:
+        services.check_token(token)
+    except ApiError as error:
+        return error_response(error.code, error.message, error.status)
+    send_url = url_for("vehicles_pairing_api.send_vin", token=token)
+    return render_template("vehicles/pair_phone.html", send_url=send_url)
+
+
+@bp.app_template_global("vin_photo_scan_url")
+def photo_scan_url() -> str:
+    """Where the scan dialog sends a photo: the photo reader needs a signed-in user, and "" hides the choice (signed
+    out, or an app without the reader)."""
+    if not current_user.is_authenticated:
+        return ""
+    return PHOTO_SCAN_PATH if any(rule.rule == PHOTO_SCAN_PATH for rule in current_app.url_map.iter_rules()) else ""
+
+
+def _session_id() -> str:
+    session = current_session()
+    if session is None:  # the guard lets no signed-out request reach the PC's routes
+        raise ApiError("unauthorized", _("You need to sign in for this."), 401)
+    return session.id
+
+
+def _shown(pairing: services.Pairing) -> dict[str, Any]:
+    link = url_for(".phone_page", token=pairing.token, _external=True)
+    qr = segno.make(link, error="m")
+    title = _("QR code of the pairing link")
+    svg = qr.svg_inline(scale=4, border=4, dark="#000", light="#fff", svgclass="pairing-qr", title=title)
+    return {
+        "link": link,
+        "qr": Markup(svg),  # noqa: S704 - segno's SVG of our own link
+        "poll_url": url_for(".poll", pairing_id=pairing.id),
+        "minutes": services.TTL_SECONDS // 60,
+    }
+
+
+def _pairing_answer(context: dict[str, Any], status: int) -> Response:
+    """The pairing panel for HTMX (always 200: htmx swaps no error status), else the VIN page around it."""
+    if wants_fragment():
+        return vary_on_htmx(make_response(render_template("vehicles/_pairing.html", pairing=context), 200))
+    page = render_template("vehicles/pairing.html", pairing=context)
+    return vary_on_htmx(make_response(page, status))

@@ -1,0 +1,267 @@
+"""Phone to counter PC (issue 29, item 4): the PC's pairing shows a QR code of a one-time link; the phone sends one VIN
+through it, and only the PC session that created it receives the VIN. Single use, ten minutes, rate limited, and a
+clear Turkish refusal (never a 500) when Redis is down."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from bs4 import BeautifulSoup
+
+from app.auth.sessions import COOKIE_NAME
+from app.extensions import redis_store
+from app.sources.sandbox.catalog import VIN_GOLF
+from app.vehicles.pairing import services
+from tests.conftest import PASSWORD, SITE, csrf_token_from
+from tests.vehicles.test_decode_load import redis_down  # noqa: F401 - the fixture used here
+
+TR = {"Accept-Language": "tr"}
+HTMX = {**TR, "HX-Request": "true"}
+USED = "Bu eşleştirme bağlantısı zaten kullanıldı."
+EXPIRED = "Bu eşleştirme bağlantısının süresi dolmuş ya da bağlantı geçersiz."
+NOT_YOURS = "Bu eşleştirme başka bir oturuma ait."
+UNAVAILABLE = "Telefonla eşleştirme şu anda kullanılamıyor."
+
+
+def signed_in_client(app, user):
+    client = app.test_client()
+    answer = client.post("/api/auth/sign-in/email", json={"email": user.email, "password": PASSWORD}, headers=SITE)
+    assert answer.status_code == 200
+    return client
+
+
+@pytest.fixture
+def counter(app, create_user):
+    """The counter PC: a signed-in dealer's browser."""
+    return signed_in_client(app, create_user())
+
+
+def pair(client, headers=HTMX):
+    """Press "Telefonla tara" on the VIN page: (the answer, the phone's token, the poll's path)."""
+    token = csrf_token_from(client.get("/vin", headers=TR).get_data(as_text=True))
+    answer = client.post("/vin/pairings", data={"csrf_token": token}, headers=headers)
+    page = BeautifulSoup(answer.get_data(as_text=True), "html.parser")
+    link = page.select_one(".pairing-link a")
+    poll = page.select_one("[hx-trigger^='every']")
+    if link is None:
+        return answer, None, None
+    return answer, link["href"].rpartition("/vin/pair/")[2], poll["hx-get"]
+
+
+def send(phone, token, vin=VIN_GOLF):
+    return phone.post(f"/api/vin/pairings/{token}/vin", json={"vin": vin}, headers=TR)
+
+
+def test_the_pc_shows_a_qr_code_of_the_phone_link_and_waits(counter):
+    answer, token, poll = pair(counter)
+
+    assert answer.status_code == 200
+    page = BeautifulSoup(answer.get_data(as_text=True), "html.parser")
+    assert page.select_one("#vin-pairing svg.pairing-qr title").get_text() == "Eşleştirme bağlantısının QR kodu"
+    assert page.select_one(".pairing-link a")["href"].startswith("http://localhost/vin/pair/")
+    assert "10 dakika" in page.get_text()
+    assert page.select_one("form[action='/vin/pairings'] button").get_text(strip=True) == "Yeniden eşleştir"
+    waiting = counter.get(poll, headers=HTMX)
+    assert waiting.status_code == 204  # nothing yet: no swap, the QR code stays
+    assert len(token) >= 20
+
+
+def test_the_phone_page_needs_no_session_and_gives_none(app, counter):
+    _answer, token, _poll = pair(counter)
+    phone = app.test_client()
+
+    page = phone.get(f"/vin/pair/{token}", headers=TR)
+
+    assert page.status_code == 200
+    form = BeautifulSoup(page.get_data(as_text=True), "html.parser").select_one("form[data-pair-send]")
+    assert form["action"] == f"/api/vin/pairings/{token}/vin"
+    assert form.select_one("button[data-vin-scan]").get_text(strip=True) == "Tara"
+    assert all(COOKIE_NAME not in header for header in page.headers.getlist("Set-Cookie"))
+
+
+def test_the_vin_sent_from_the_phone_reaches_the_pc_once(app, counter):
+    _answer, token, poll = pair(counter)
+    phone = app.test_client()
+
+    sent = send(phone, token, VIN_GOLF.lower())
+    received = counter.get(poll, headers=HTMX)
+    again = counter.get(poll, headers=HTMX)
+
+    assert sent.status_code == 200
+    assert sent.get_json() == {"vin": VIN_GOLF}
+    assert all(COOKIE_NAME not in header for header in sent.headers.getlist("Set-Cookie"))
+    assert json.loads(received.headers["HX-Trigger"]) == {"vin-paired": {"vin": VIN_GOLF}}
+    assert VIN_GOLF in BeautifulSoup(received.get_data(as_text=True), "html.parser").select_one("#vin-pairing").text
+    assert "HX-Trigger" not in again.headers  # the pairing ended with the VIN
+    assert EXPIRED in again.get_data(as_text=True)
+
+
+def test_without_javascript_the_poll_opens_the_vin_page_on_the_sent_vin(app, counter):
+    answer, token, poll = pair(counter, headers=TR)  # a plain form post: the page with the QR code
+    assert answer.status_code == 200 and token
+
+    assert send(app.test_client(), token).status_code == 200
+    received = counter.get(poll, headers=TR)
+
+    assert received.status_code == 303
+    assert received.headers["Location"] == f"/vin?vin={VIN_GOLF}"
+
+
+def test_the_link_takes_one_vin_only(app, counter):
+    _answer, token, _poll = pair(counter)
+    phone = app.test_client()
+    assert send(phone, token).status_code == 200
+
+    reused = send(app.test_client(), token, "WVWZZZ1KZ6W000002")
+    page = phone.get(f"/vin/pair/{token}", headers=TR)
+
+    assert reused.status_code == 410
+    assert reused.get_json()["error"]["code"] == "pairing_used"
+    assert reused.get_json()["error"]["message"].startswith(USED)
+    assert page.status_code == 410
+    assert USED in page.get_data(as_text=True)
+
+
+def test_the_link_lives_ten_minutes(app, counter):
+    _answer, token, poll = pair(counter)
+    client = redis_store.client
+    keys = [services.token_key(token), services.pairing_key(poll.rpartition("/")[2])]
+    assert all(595 <= client.ttl(key) <= 600 for key in keys)
+
+    for key in keys:  # the ten minutes are up
+        client.expire(key, 0)
+    expired = send(app.test_client(), token)
+    page = app.test_client().get(f"/vin/pair/{token}", headers=TR)
+    polled = counter.get(poll, headers=TR)
+
+    assert expired.status_code == 410
+    assert expired.get_json()["error"]["code"] == "pairing_expired"
+    assert expired.get_json()["error"]["message"].startswith(EXPIRED)
+    assert page.status_code == 410
+    assert polled.status_code == 410
+    assert EXPIRED in polled.get_data(as_text=True)
+
+
+def test_a_sent_vin_never_outlives_the_pairing(app, counter):
+    _answer, token, poll = pair(counter)
+    key = services.pairing_key(poll.rpartition("/")[2])
+    redis_store.client.expire(key, 30)  # nine and a half minutes gone
+
+    assert send(app.test_client(), token).status_code == 200
+
+    assert 0 < redis_store.client.ttl(key) <= 30
+
+
+def test_another_session_s_poll_gets_nothing(app, counter, create_user):
+    _answer, token, poll = pair(counter)
+    assert send(app.test_client(), token).status_code == 200
+    other_dealer = signed_in_client(app, create_user())
+
+    refused = other_dealer.get(poll, headers=TR)
+    refused_fragment = other_dealer.get(poll, headers=HTMX)
+    received = counter.get(poll, headers=HTMX)
+
+    assert refused.status_code == 403
+    assert NOT_YOURS in refused.get_data(as_text=True)
+    assert VIN_GOLF not in refused.get_data(as_text=True) + refused_fragment.get_data(as_text=True)
+    assert "HX-Trigger" not in refused_fragment.headers
+    assert json.loads(received.headers["HX-Trigger"]) == {"vin-paired": {"vin": VIN_GOLF}}  # still its own
+
+
+def test_the_same_user_in_another_session_is_another_session(app, create_user):
+    user = create_user()
+    counter, other_browser = signed_in_client(app, user), signed_in_client(app, user)
+    _answer, _token, poll = pair(counter)
+
+    assert other_browser.get(poll, headers=TR).status_code == 403
+
+
+def test_the_pairing_routes_of_the_pc_need_a_session(app, counter):
+    _answer, _token, poll = pair(counter)
+    stranger = app.test_client()
+
+    form_token = csrf_token_from(stranger.get("/", headers=TR).get_data(as_text=True))
+
+    assert stranger.post("/vin/pairings", headers=TR).status_code == 403  # no form token
+    assert stranger.post("/vin/pairings", data={"csrf_token": form_token}, headers=TR).status_code == 302
+    assert stranger.get(poll, headers=TR).status_code == 302
+    assert stranger.get(poll, headers=TR).headers["Location"].startswith("/login")
+
+
+def test_a_malformed_vin_or_token_is_refused_clearly(app, counter):
+    _answer, token, _poll = pair(counter)
+    phone = app.test_client()
+
+    bad_vin = send(phone, token, "WVWZZZ1KZ6W00000I")
+    bad_token = send(phone, "short")
+
+    assert bad_vin.status_code == 400
+    assert bad_vin.get_json()["error"]["code"] == "invalid_vin"
+    assert bad_token.status_code == 410
+    assert send(phone, token).status_code == 200  # a refused VIN did not spend the link
+
+
+def test_a_phone_signed_in_elsewhere_must_send_json_from_this_site(app, counter, create_user):
+    _answer, token, _poll = pair(counter)
+    phone = signed_in_client(app, create_user())  # carries a session cookie: the /api cookie rule applies
+
+    form_post = phone.post(f"/api/vin/pairings/{token}/vin", data={"vin": VIN_GOLF}, headers={**TR, **SITE})
+    foreign = phone.post(
+        f"/api/vin/pairings/{token}/vin", json={"vin": VIN_GOLF}, headers={**TR, "Origin": "https://evil.test"}
+    )
+    same_site = phone.post(f"/api/vin/pairings/{token}/vin", json={"vin": VIN_GOLF}, headers={**TR, **SITE})
+
+    assert [form_post.status_code, foreign.status_code, same_site.status_code] == [403, 403, 200]
+
+
+def test_creating_pairings_and_sending_vins_are_rate_limited(make_app, create_user):
+    app = make_app(
+        RATELIMIT_ENABLED=True, VIN_PAIRING_RATE_LIMIT="2 per minute", VIN_PAIRING_SEND_RATE_LIMIT="1 per minute"
+    )
+    counter = signed_in_client(app, create_user())
+    first, _second, throttled = pair(counter), pair(counter), pair(counter)
+    phone = app.test_client()
+
+    sent = send(phone, first[1])
+    second_send = send(phone, "x" * 32)
+
+    assert throttled[0].status_code == 200  # htmx swaps only 2xx: the panel says why
+    assert "Kısa sürede çok fazla eşleştirme yapıldı." in throttled[0].get_data(as_text=True)
+    assert throttled[1] is None
+    assert sent.status_code == 200
+    assert second_send.status_code == 429
+
+
+def test_with_redis_down_pairing_is_refused_clearly(app, counter, redis_down):  # noqa: F811
+    _answer, token, poll = pair(counter)
+    redis_down()
+
+    fragment, _token, _poll = pair(counter)
+    page, _token, _poll = pair(counter, headers=TR)
+    sent = send(app.test_client(), token)
+    polled = counter.get(poll, headers=TR)
+    phone_page = app.test_client().get(f"/vin/pair/{token}", headers=TR)
+
+    assert fragment.status_code == 200
+    assert UNAVAILABLE in fragment.get_data(as_text=True)
+    assert page.status_code == 503
+    assert sent.status_code == 503
+    assert sent.get_json()["error"]["code"] == "pairing_unavailable"
+    assert polled.status_code == 503
+    assert phone_page.status_code == 503
+    assert UNAVAILABLE in phone_page.get_data(as_text=True)
+
+
+def test_the_vin_pages_offer_the_scan_button_beside_each_vin_box(client, counter):
+    landing = BeautifulSoup(client.get("/", headers=TR).get_data(as_text=True), "html.parser")
+    search = BeautifulSoup(counter.get("/vin", headers=TR).get_data(as_text=True), "html.parser")
+
+    for page, box in ((landing, "vin-input"), (search, "decode-vin")):
+        button = page.select_one(f"button[data-vin-scan='{box}']")
+        assert button.get_text(strip=True) == "Tara"
+        assert page.select_one(f"#{button['aria-controls']}").name == "dialog"
+        assert page.select_one("dialog")["data-wasm"].endswith("/vendor/barcode-detector/zxing_reader.wasm")
+    assert search.select_one("form[action='/vin/pairings'] button").get_text(strip=True) == "Telefonla tara"
+    assert re.search(r"script-src 'self' 'wasm-unsafe-eval'", counter.get("/vin").headers["Content-Security-Policy"])
