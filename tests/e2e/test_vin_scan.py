@@ -161,6 +161,7 @@ def test_a_phone_paired_with_the_counter_pc_sends_the_vin_there_once(scan_server
             phone.get_by_role("button", name="Tara", exact=True).click()
 
             expect(phone.locator("[data-pair-status]")).to_have_text(f"Tezgâhtaki bilgisayara gönderildi: {VIN_GOLF}")
+            expect(phone.get_by_role("button", name="Gönder")).to_be_disabled()  # the link is spent
             expect(counter).to_have_url(re.compile(r"/vehicles/\d+$"), timeout=WAIT_MS)  # the PC decoded it
             expect(counter.get_by_text(VIN_GOLF)).to_be_visible()
 
@@ -193,12 +194,95 @@ def test_without_a_camera_the_dialog_says_so_and_passes_axe(scan_server, page):
     sign_in(page, url, dealer)
     page.goto(url + "/vin")
 
+    page.locator("#vin-scan-dialog").evaluate("(dialog) => { dialog.dataset.photoUrl = ''; }")  # no photo reader
+
     page.get_by_role("button", name="Tara", exact=True).click()
 
     dialog = page.get_by_role("dialog", name="VIN'i okutun")
     expect(dialog).to_be_visible()
-    expect(dialog.get_by_role("status")).to_contain_text("Kamera açılamadı.")
+    expect(dialog.get_by_role("status")).to_have_text("Kamera açılamadı. VIN'i kutuya elle yazın.")
+    expect(dialog.get_by_text("Fotoğraf çek / seç")).to_be_hidden()
+    expect(dialog.get_by_role("button", name="Fener")).to_be_hidden()
     findings = audit(page, "the VIN scan dialog (/vin)")
     assert not findings, report(findings)
     dialog.get_by_role("button", name="Kapat").click()
     expect(dialog).to_be_hidden()
+
+
+def test_without_a_camera_a_photo_s_candidates_are_offered_and_a_tap_decodes(scan_server, page, tmp_path):
+    """The photo path against the documented answer of POST /api/vin/scan (the reader is issue 29, item 2; here the
+    browser's request is answered by the test, so only this side is under test)."""
+    url, dealer = scan_server
+    sent: list[bytes] = []
+
+    def answer(route) -> None:
+        sent.append(route.request.post_data_buffer or b"")
+        candidates = [{"vin": "WVWZZZAUZHW100007", "source": "text"}, {"vin": VIN_GOLF, "source": "text"}]
+        route.fulfill(json={"candidates": candidates, "textReading": True})
+
+    page.route(url + "/api/vin/scan", answer)
+    sign_in(page, url, dealer)
+    page.goto(url + "/vin")
+    page.locator("#vin-scan-dialog").evaluate("(dialog) => { dialog.dataset.photoUrl = '/api/vin/scan'; }")
+
+    page.get_by_role("button", name="Tara", exact=True).click()
+    dialog = page.get_by_role("dialog", name="VIN'i okutun")
+    expect(dialog.get_by_role("status")).to_contain_text("fotoğrafını çekin ya da seçin")
+    dialog.get_by_text("Fotoğraf çek / seç").locator("input[type=file]").set_input_files(
+        barcode_image("qr_code", VIN_GOLF, tmp_path / "photo.png")
+    )
+    expect(dialog.get_by_role("status")).to_have_text("Doğru VIN'e dokunun:")
+    dialog.get_by_role("button", name=VIN_GOLF).click()
+
+    expect(page).to_have_url(re.compile(r"/vehicles/\d+$"), timeout=WAIT_MS)
+    assert b'name="image"' in sent[0]
+
+
+# Counts the camera tracks stopped; gives the fake camera a torch (it has none) and records what the page asks of it.
+TRACK_SPY = """
+window.stoppedTracks = 0;
+window.torchAsked = [];
+const stop = MediaStreamTrack.prototype.stop;
+MediaStreamTrack.prototype.stop = function () { window.stoppedTracks++; return stop.call(this); };
+const capabilities = MediaStreamTrack.prototype.getCapabilities;
+MediaStreamTrack.prototype.getCapabilities = function () { return { ...capabilities.call(this), torch: true }; };
+MediaStreamTrack.prototype.applyConstraints = async function (constraints) {
+  window.torchAsked.push(constraints.advanced[0].torch);
+};
+"""
+
+
+def test_a_code_that_is_no_vin_does_not_count_the_torch_toggles_and_closing_stops_the_camera(scan_server, tmp_path):
+    require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    video = fake_camera_video(barcode_image("qr_code", "https://example.com/kampanya", tmp_path / "code.png"), tmp_path)
+    url, dealer = scan_server
+    errors: list[str] = []
+    with sync_playwright() as playwright:
+        browser = camera_browser(playwright, video)
+        try:
+            tab = new_tab(browser, errors)
+            tab.add_init_script(TRACK_SPY)
+            sign_in(tab, url, dealer)
+            tab.goto(url + "/vin")
+
+            tab.get_by_role("button", name="Tara", exact=True).click()
+            dialog = tab.get_by_role("dialog", name="VIN'i okutun")
+            expect(dialog.get_by_role("status")).to_have_text(
+                "Okunan kod bir VIN değil. Şasi numarasının barkodunu çerçeveye tutun.", timeout=WAIT_MS
+            )
+            torch = dialog.get_by_role("button", name="Fener")
+            torch.click()
+            expect(torch).to_have_attribute("aria-pressed", "true")
+            assert tab.evaluate("window.torchAsked") == [True]
+            dialog.get_by_role("button", name="Kapat").click()
+
+            expect(dialog).to_be_hidden()
+            assert tab.evaluate("window.stoppedTracks") >= 1
+            assert tab.evaluate("document.querySelector('[data-scan-video]').srcObject") is None
+            expect(tab.locator("#decode-vin")).to_have_value("")
+            assert len(frame_times(tab)) >= 2  # it kept reading while the code was no VIN
+        finally:
+            browser.close()
+    assert errors == []

@@ -274,7 +274,7 @@
       const answer = await response.json().catch(() => ({}));
       if (response.ok) {
         status.textContent = form.dataset.textSent + " " + answer.vin;
-        form.classList.add("is-sent");
+        form.querySelectorAll("button").forEach((each) => { each.disabled = true; }); // the link is spent
         return;
       }
       status.textContent = (answer.error && answer.error.message) || form.dataset.textFailed;
