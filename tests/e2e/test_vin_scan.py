@@ -139,6 +139,29 @@ def test_the_live_scan_reads_the_vin_fills_the_box_and_the_vehicle_opens(scan_se
     assert wasm_refused == [] and errors == []
 
 
+def test_on_the_landing_page_a_visitor_s_scan_shows_the_vehicle_preview(scan_server, tmp_path):
+    require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    video = fake_camera_video(barcode_image("qr_code", VIN_GOLF, tmp_path / "code.png"), tmp_path)
+    url, _dealer = scan_server
+    errors: list[str] = []
+    with sync_playwright() as playwright:
+        browser = camera_browser(playwright, video)
+        try:
+            tab = new_tab(browser, errors, **PHONE)
+            tab.goto(url + "/")
+
+            tab.get_by_role("button", name="Tara", exact=True).click()
+
+            expect(tab.locator(".vin-result-title")).to_have_text("Volkswagen Golf", timeout=WAIT_MS)
+            expect(tab.locator("#vin-input")).to_have_value(VIN_GOLF)
+            expect(tab).to_have_url(f"{url}/vin/preview?vin={VIN_GOLF}")
+        finally:
+            browser.close()
+    assert errors == []
+
+
 def test_a_phone_paired_with_the_counter_pc_sends_the_vin_there_once(scan_server, tmp_path):
     require_chromium()
     from playwright.sync_api import sync_playwright

@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 import segno
-from flask import Blueprint, Response, current_app, make_response, redirect, render_template, url_for
+from flask import Blueprint, Response, current_app, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_limiter import RateLimitExceeded
 from flask_login import current_user
@@ -26,7 +26,10 @@ PHOTO_SCAN_PATH = "/api/vin/scan"  # the photo reader (issue 29, item 2)
 
 @bp.errorhandler(RateLimitExceeded)
 def _throttled(_error: RateLimitExceeded) -> Response:
+    """A throttled pairing says so in the panel; a throttled poll fails quietly (htmx swaps no 429) and polls again."""
     message = _("Too many pairings in a short time. Please wait a moment and try again.")
+    if request.endpoint == "vehicles_pairing_views.poll":
+        return error_response("rate_limited", message, 429)
     return _pairing_answer({"error": message}, 429)
 
 
