@@ -178,6 +178,8 @@ def test_a_phone_paired_with_the_counter_pc_sends_the_vin_there_once(scan_server
             counter.get_by_role("button", name="Telefonla tara").click()
             expect(counter.locator("#vin-pairing svg.pairing-qr")).to_be_visible()
             link = counter.locator(".pairing-link a").get_attribute("href")
+            findings = audit(counter, "the counter PC's pairing panel (/vin)")
+            assert not findings, report(findings)
 
             phone = new_tab(browser, errors, **PHONE)  # signed out, a browser of its own
             assert phone.goto(link).status == 200
