@@ -265,3 +265,19 @@ def test_the_vin_pages_offer_the_scan_button_beside_each_vin_box(client, counter
         assert page.select_one("dialog")["data-wasm"].endswith("/vendor/barcode-detector/zxing_reader.wasm")
     assert search.select_one("form[action='/vin/pairings'] button").get_text(strip=True) == "Telefonla tara"
     assert re.search(r"script-src 'self' 'wasm-unsafe-eval'", counter.get("/vin").headers["Content-Security-Policy"])
+
+
+def test_the_phone_page_and_refusals_speak_english_when_asked(app, counter):
+    """Pages in English by choice (?lang=), the API by Accept-Language (app.core.i18n)."""
+    _answer, token, _poll = pair(counter)
+    phone = app.test_client()
+    english = {"Accept-Language": "en"}
+
+    page = BeautifulSoup(phone.get(f"/vin/pair/{token}?lang=en").get_data(as_text=True), "html.parser")
+    send(phone, token)
+    reused = phone.post(f"/api/vin/pairings/{token}/vin", json={"vin": VIN_GOLF}, headers=english)
+
+    assert page.select_one("h1").get_text(strip=True) == "Send the VIN to the counter PC"
+    assert page.select_one("button[data-vin-scan]").get_text(strip=True) == "Scan"
+    assert page.select_one("dialog")["data-text-no-camera-no-photo"].startswith("The camera could not be opened.")
+    assert reused.get_json()["error"]["message"].startswith("This pairing link has already been used.")
