@@ -242,6 +242,7 @@ def from_env(environ: os._Environ[str] | dict[str, str] | None = None) -> dict:
         "SIGN_IN_RATE_LIMIT": env.get("SIGN_IN_RATE_LIMIT", "10 per minute;50 per hour"),
         "DECODE_BUDGET_SECONDS": float(env.get("DECODE_BUDGET_SECONDS", "25") or 25),
         "DECODE_RATE_LIMIT": env.get("DECODE_RATE_LIMIT", "30 per minute"),
+        "VIN_SCAN_RATE_LIMIT": env.get("VIN_SCAN_RATE_LIMIT", "20 per minute;300 per day"),
         "DECODE_MAX_CONCURRENT": int(env.get("DECODE_MAX_CONCURRENT", "2") or 2),
         "DECODE_QUEUE_SECONDS": float(env.get("DECODE_QUEUE_SECONDS", "2") or 2),
         "PORTAL_BREAKER_THRESHOLD": int(env.get("PORTAL_BREAKER_THRESHOLD", "3") or 3),

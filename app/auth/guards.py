@@ -19,6 +19,7 @@ from app.auth.sessions import COOKIE_NAME, find_live_session
 from app.core.db import SAFE_METHODS
 from app.core.errors import ApiError, is_api_request
 from app.core.openapi import documented_without_body
+from app.core.uploads import upload_limit
 
 login_manager = LoginManager()
 
@@ -90,12 +91,17 @@ def _has_no_body() -> bool:
 
 
 def _json_or_nothing() -> bool:
-    """A body must be JSON; an operation the OpenAPI document gives no body may also come with none and no type.
+    """A body must be JSON; an operation the OpenAPI document gives no body may also come with none and no type; a
+    route that takes an upload (`app.core.uploads.takes_upload`) takes its multipart body.
 
     A browser sends JSON cross-site only after a CORS preflight, which this site never grants, while a form post
-    always carries its form or text type, even empty: neither can pass here, whatever page it comes from.
+    always carries its form or text type, even empty: neither can pass here, whatever page it comes from. An upload
+    can only be multipart, so for its route the same-site Origin (or Referer) is the whole check: what it answers
+    (the VIN candidates of a photo) changes nothing and is never readable by the page that sent it.
     """
     if request.mimetype == "application/json":
+        return True
+    if request.mimetype == "multipart/form-data" and upload_limit(_view()) is not None:
         return True
     return not request.mimetype and _has_no_body() and documented_without_body(_view())
 

@@ -94,6 +94,7 @@ def documented(
     *,
     status: int = 200,
     body: type[BaseModel] | None = None,
+    form: type[BaseModel] | None = None,
     query: type[BaseModel] | None = None,
     headers: type[BaseModel] | None = None,
     errors: Iterable[int] = (),
@@ -104,15 +105,18 @@ def documented(
 ) -> Callable[[View], View]:
     """Describe a route in the OpenAPI document: its input models, its answer (`ok` with `status`) and its refusals.
 
-    The route still reads and checks its input itself; spectree only documents here (skip_validation). The view's
-    docstring is the operation's summary; `summary` stands in for a view that has none.
+    The route still reads and checks its input itself; spectree only documents here (skip_validation). `form` is a
+    multipart body (an upload: the route is marked with `app.core.uploads.takes_upload`) in place of a JSON `body`.
+    The view's docstring is the operation's summary; `summary` stands in for a view that has none.
     """
-    responses = _responses(ok, status, extra or {}, error_codes(errors, public=public, body=body is not None))
+    has_body = body is not None or form is not None
+    responses = _responses(ok, status, extra or {}, error_codes(errors, public=public, body=has_body))
 
     def attach(view: View) -> View:
         domain = operation_id(view).split(".")[0]
         wrapper = spec.validate(
             json=body,
+            form=form,
             query=query,
             headers=headers,
             resp=responses,
@@ -122,7 +126,7 @@ def documented(
             skip_validation=True,
         )(view)
         wrapper.__doc__ = view.__doc__ or summary or None
-        wrapper.documented_body = body
+        wrapper.documented_body = body or form
         return wrapper
 
     return attach

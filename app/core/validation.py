@@ -12,6 +12,7 @@ from flask_babel import gettext as _
 from werkzeug.routing import IntegerConverter, ValidationError
 
 from app.core.errors import ApiError
+from app.core.uploads import UploadRequest
 
 # Every id column is sa.Integer: int4 on PostgreSQL, so no stored row has a larger id.
 ID_MAX = 2**31 - 1
@@ -171,6 +172,8 @@ def refuse_unstorable_input() -> None:
 
 
 def init_input_checks(app: Flask) -> None:
-    """Bound `<int:...>` route ids and check every request's text; call before the blueprints are registered."""
+    """Bound `<int:...>` route ids and check every request's text; call before the blueprints are registered. Uploads
+    to the routes that take one stay in memory within the route's limit (app.core.uploads)."""
+    app.request_class = UploadRequest
     app.url_map.converters["int"] = IdConverter
     app.before_request(refuse_unstorable_input)

@@ -8,5 +8,6 @@ def blueprints() -> list[Blueprint]:
     from app.vehicles import api, preview_api, preview_views, views
     from app.vehicles.pairing import api as pairing_api
     from app.vehicles.pairing import views as pairing_views
+    from app.vehicles.scan import api as scan_api
 
-    return [api.bp, views.bp, preview_api.bp, preview_views.bp, pairing_api.bp, pairing_views.bp]
+    return [api.bp, views.bp, preview_api.bp, preview_views.bp, pairing_api.bp, pairing_views.bp, scan_api.bp]

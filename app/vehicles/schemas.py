@@ -116,3 +116,32 @@ class PairingVinBody(ApiModel):
 
 class PairingSent(ApiModel):
     vin: str = Field(pattern=VIN_PATTERN, description="The VIN as the counter PC's page receives it.")
+
+
+class ScanForm(ApiModel):
+    image: bytes = Field(
+        json_schema_extra={"format": "binary", "contentMediaType": "application/octet-stream"},
+        description="JPEG, PNG, WebP or HEIC, at most 12 MB and 40 megapixels; read in memory, never stored.",
+    )
+
+
+class ScanCandidate(ApiModel):
+    vin: str = Field(pattern=VIN_PATTERN, examples=["VF1RFB00X56100002"])
+    source: Literal["barcode", "ruhsat", "text"] = Field(
+        description="How it was found: a barcode, the ruhsat's Şase No field, or other printed text."
+    )
+    format: str | None = Field(None, description="The barcode's symbology (Code39, Code128, DataMatrix, QRCode).")
+    corrected: bool = Field(description="Characters were changed from what was read (O as 0, S as 5, ...).")
+    known_wmi: bool = Field(description="Its first three characters name a manufacturer we know.")
+    check_digit: Literal["valid", "invalid", "not_used"] = Field(
+        description="The 9th character checked where the region uses a check digit (North America)."
+    )
+    known: bool = Field(description="A vehicle with this VIN is already in the catalog.")
+
+
+class ScanAnswer(ApiModel):
+    """The VIN candidates of a photo, best first; the client confirms one and decodes it."""
+
+    candidates: list[ScanCandidate] = Field(min_length=1)
+    text_reading: bool = Field(description="False when this server cannot read printed text (barcodes only).")
+    notice: str | None = Field(None, description="Said when text reading is off, in the request's language.")

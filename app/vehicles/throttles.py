@@ -21,3 +21,8 @@ decode_throttle = limiter.shared_limit(
     key_func=throttle.user_or_address,
     on_breach=refusals.log_throttled,
 )
+
+# Photos read for a VIN: per user like decoding, a budget of its own (each read costs CPU: barcodes, then OCR).
+scan_throttle = limiter.limit(
+    throttle.setting("VIN_SCAN_RATE_LIMIT"), scope="vin-scan", key_func=throttle.user_or_address
+)

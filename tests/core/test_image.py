@@ -145,3 +145,11 @@ def test_the_image_has_debians_chromium_and_the_scrape_fallback_points_at_it():
     # Where Debian's packages put the browser and its driver.
     assert (settings.chromium_path, settings.chromedriver_path) == ("/usr/bin/chromium", "/usr/bin/chromedriver")
     assert settings.browser_fallback
+
+
+def test_the_image_has_debians_tesseract_for_the_vin_scan():
+    """Without it the VIN scan reads barcodes only (app.vehicles.scan.reader.text_reading_available)."""
+    final = _dockerfile_stages()[-1]
+    installs = [shlex.split(a) for i, a in final.instructions if i == "RUN" and "apt-get install" in a]
+
+    assert any("tesseract-ocr" in install for install in installs)

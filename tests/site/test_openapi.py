@@ -209,8 +209,11 @@ def _fixed_ids(operation, live_api: LiveApi) -> dict[str, int | str] | None:
 
 
 def _check_operation(operation, live_api: LiveApi) -> None:
-    # A change made with the cookie must come from the site and be JSON, body or not; the internal API needs its token.
+    # A change made with the cookie must come from the site and be JSON, body or not (an upload: multipart, typed by
+    # schemathesis with its boundary); the internal API needs its token.
     headers = {"Origin": live_api.url, "Content-Type": "application/json", "X-Internal-Token": INTERNAL_TOKEN}
+    if "multipart/form-data" in operation.definition.raw.get("requestBody", {}).get("content", {}):
+        del headers["Content-Type"]
 
     @settings(
         max_examples=MAX_EXAMPLES,

@@ -1,0 +1,178 @@
+"""Images for the VIN scan: generated barcodes of a VIN (Code 39, Code 128, DataMatrix, QR), made to look
+photographed (rotation, perspective, blur, noise, low light, a 12 MP JPEG), and a ruhsat-like document page.
+
+Pillow, segno and zxing-cpp's own writer only: the readers under test never see a mock.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import random
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import segno
+import zxingcpp
+from PIL import Image, ImageDraw, ImageEnhance, ImageFilter, ImageFont
+
+from app.sources.sandbox.catalog import VIN_BMW, VIN_CLIO, VIN_COROLLA, VIN_GOLF, VIN_HONDA
+from app.vehicles.scan.reader import text_reading_available
+
+SANDBOX_VINS = (VIN_GOLF, VIN_CLIO, VIN_COROLLA, VIN_BMW, VIN_HONDA)
+BARCODE_KINDS = ("Code39", "Code128", "DataMatrix", "QRCode")
+PHOTO_SIZE = (4000, 3000)  # 12 MP, a phone's usual photo
+FONT_PATHS = (
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
+)
+MONO_FONT_PATHS = (
+    "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf",
+    "/usr/share/fonts/truetype/liberation/LiberationMono-Regular.ttf",
+)
+
+
+def require_tesseract() -> None:
+    """Skip a test that reads printed text when Tesseract is not installed; fail it when REQUIRE_TESSERACT is set
+    (CI installs Debian's tesseract-ocr, as `.ci/run` does)."""
+    if text_reading_available():
+        return
+    if os.environ.get("REQUIRE_TESSERACT"):
+        pytest.fail("REQUIRE_TESSERACT is set but Tesseract is not installed (apt-get install tesseract-ocr)")
+    pytest.skip("Tesseract is not installed (apt-get install tesseract-ocr): text reading is not tested")
+
+
+def barcode_image(vin: str, kind: str) -> Image.Image:
+    """A clean barcode of `vin` (grey scale, quiet zone included): QR by segno, the others by zxing-cpp's writer."""
+    if kind == "QRCode":
+        buffer = io.BytesIO()
+        segno.make_qr(vin, error="m").save(buffer, kind="png", scale=8, border=4)
+        return Image.open(io.BytesIO(buffer.getvalue())).convert("L")
+    code = zxingcpp.create_barcode(vin, getattr(zxingcpp, kind))
+    scale = 3 if kind in {"Code39", "Code128"} else 10
+    pixels = memoryview(code.to_image(scale=scale, add_quiet_zones=True))
+    height, width = pixels.shape
+    image = Image.frombuffer("L", (width, height), bytes(pixels), "raw", "L", 0, 1)
+    if kind in {"Code39", "Code128"} and height < width // 4:
+        image = image.resize((width, width // 4), Image.Resampling.NEAREST)
+    return image
+
+
+@dataclass(frozen=True)
+class Photo:
+    vin: str
+    kind: str
+    jpeg: bytes
+
+
+def photographed(label: Image.Image, rng: random.Random, size: tuple[int, int] = PHOTO_SIZE) -> bytes:
+    """`label` as a phone photographs it: on a grey surface, turned up to 20 degrees, seen at a slant, a little out
+    of focus, noisy and in poor light, saved as a JPEG of `size` (12 MP by default)."""
+    width, height = size
+    label = label.convert("L")
+    target = int(width * rng.uniform(0.3, 0.5))
+    label = label.resize((target, max(1, label.height * target // label.width)), Image.Resampling.BICUBIC)
+    label = label.rotate(rng.uniform(-20, 20), resample=Image.Resampling.BICUBIC, expand=True, fillcolor=255)
+    surface = Image.new("L", size, rng.randint(150, 200))
+    left = rng.randint(0, max(0, width - label.width))
+    top = rng.randint(0, max(0, height - label.height))
+    surface.paste(label, (left, top))
+    surface = _perspective(surface, rng)
+    surface = surface.filter(ImageFilter.GaussianBlur(rng.uniform(0.5, 2.0)))
+    noise = Image.effect_noise(size, rng.uniform(8, 20))
+    surface = Image.blend(surface, noise, rng.uniform(0.05, 0.15))
+    surface = ImageEnhance.Brightness(surface).enhance(rng.uniform(0.45, 1.0))
+    surface = ImageEnhance.Contrast(surface).enhance(rng.uniform(0.6, 1.0))
+    buffer = io.BytesIO()
+    surface.convert("RGB").save(buffer, "JPEG", quality=rng.randint(75, 92))
+    return buffer.getvalue()
+
+
+def _perspective(image: Image.Image, rng: random.Random) -> Image.Image:
+    """A slant: each corner moved in by up to 6 % of the side."""
+    width, height = image.size
+    shift = [rng.uniform(0, 0.06) for _ in range(8)]
+    corners = [
+        (width * shift[0], height * shift[1]),
+        (width * (1 - shift[2]), height * shift[3]),
+        (width * (1 - shift[4]), height * (1 - shift[5])),
+        (width * shift[6], height * (1 - shift[7])),
+    ]
+    coefficients = _perspective_coefficients(corners, [(0, 0), (width, 0), (width, height), (0, height)])
+    return image.transform(
+        image.size, Image.Transform.PERSPECTIVE, coefficients, Image.Resampling.BILINEAR, fillcolor=170
+    )
+
+
+def _perspective_coefficients(source: list[tuple[float, float]], target: list[tuple[float, float]]) -> list[float]:
+    """Pillow's eight coefficients mapping each output corner in `target` to the input point in `source`."""
+    rows, values = [], []
+    for (x, y), (u, v) in zip(target, source, strict=True):
+        rows.append([x, y, 1, 0, 0, 0, -u * x, -u * y])
+        rows.append([0, 0, 0, x, y, 1, -v * x, -v * y])
+        values.extend([u, v])
+    return _solve(rows, values)
+
+
+def _solve(matrix: list[list[float]], values: list[float]) -> list[float]:
+    """Gauss-Jordan elimination with partial pivoting (8 unknowns; no numpy needed)."""
+    size = len(values)
+    augmented = [row[:] + [value] for row, value in zip(matrix, values, strict=True)]
+    for column in range(size):
+        pivot = max(range(column, size), key=lambda row: abs(augmented[row][column]))
+        augmented[column], augmented[pivot] = augmented[pivot], augmented[column]
+        lead = augmented[column][column]
+        augmented[column] = [item / lead for item in augmented[column]]
+        for row in range(size):
+            if row != column:
+                factor = augmented[row][column]
+                augmented[row] = [a - factor * b for a, b in zip(augmented[row], augmented[column], strict=True)]
+    return [augmented[row][size] for row in range(size)]
+
+
+def photo_set(count: int, seed: int = 29, size: tuple[int, int] = PHOTO_SIZE) -> list[Photo]:
+    """`count` photographed barcodes: every sandbox VIN in every format, in turn, each photo its own distortions."""
+    rng = random.Random(seed)
+    photos = []
+    for index in range(count):
+        vin = SANDBOX_VINS[index % len(SANDBOX_VINS)]
+        kind = BARCODE_KINDS[(index // len(SANDBOX_VINS)) % len(BARCODE_KINDS)]
+        photos.append(Photo(vin, kind, photographed(barcode_image(vin, kind), rng, size)))
+    return photos
+
+
+# --- a ruhsat-like document -----------------------------------------------------------------------------------------
+
+
+def _font(size: int, mono: bool = False) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    for path in MONO_FONT_PATHS if mono else FONT_PATHS:
+        if Path(path).exists():
+            return ImageFont.truetype(path, size)
+    return ImageFont.load_default(size)
+
+
+RUHSAT_FIELDS = (
+    ("(A) Plaka", "34 ABC 123"),
+    ("(D.1) Marka", "RENAULT"),
+    ("(D.2) Tipi", "CLIO 1.5 DCI"),
+    ("(E) Şase No", "{vin}"),
+    ("(P.5) Motor No", "{motor}"),
+    ("(C.1.1) Adı Soyadı", "AYŞE YILMAZ"),
+    ("(Y.4) T.C. Kimlik No", "12345678950"),
+)
+
+
+def ruhsat_image(vin: str, motor_no: str, fmt: str = "PNG") -> bytes:
+    """A registration document's page: Turkish labels, the VIN in "Şase No", a 17-character motor number below."""
+    page = Image.new("RGB", (1800, 1100), (246, 243, 232))
+    draw = ImageDraw.Draw(page)
+    draw.text((80, 60), "TÜRKİYE CUMHURİYETİ  ARAÇ TESCİL BELGESİ", font=_font(46), fill=(30, 30, 60))
+    label_font, value_font = _font(38), _font(42, mono=True)
+    for row, (label, value) in enumerate(RUHSAT_FIELDS):
+        top = 190 + row * 120
+        draw.text((80, top), label, font=label_font, fill=(60, 60, 60))
+        draw.text((720, top), value.format(vin=vin, motor=motor_no), font=value_font, fill=(10, 10, 10))
+    buffer = io.BytesIO()
+    page.save(buffer, fmt)
+    return buffer.getvalue()
