@@ -8,7 +8,7 @@ ASSETS := app/static/vendor/.built
 CATALOGS := $(wildcard translations/*/LC_MESSAGES/messages.po)
 COMPILED := $(CATALOGS:.po=.mo)
 
-.PHONY: run test test-setup lint format translations assets worker scheduler bench bench-catalog bench-browse bench-dashboard clean
+.PHONY: run test test-setup lint format translations assets worker scheduler bench bench-catalog bench-browse bench-dashboard bench-scan clean
 
 run: $(VENV)/.runtime $(ASSETS) $(COMPILED)
 	$(BIN)/python -m app.launcher
@@ -42,6 +42,9 @@ bench-browse: $(VENV)/.dev $(COMPILED)
 
 bench-dashboard: $(VENV)/.dev $(COMPILED)
 	$(BIN)/python -m bench.dashboard
+
+bench-scan: $(VENV)/.dev
+	$(BIN)/python -m bench.scan
 
 translations: $(COMPILED)
 

@@ -68,19 +68,21 @@ class Photo:
 
 def photographed(label: Image.Image, rng: random.Random, size: tuple[int, int] = PHOTO_SIZE) -> bytes:
     """`label` as a phone photographs it: on a grey surface, turned up to 20 degrees, seen at a slant, a little out
-    of focus, noisy and in poor light, saved as a JPEG of `size` (12 MP by default)."""
-    width, height = size
+    of focus, noisy and in poor light, saved as a JPEG of `size` (12 MP by default). The scene is made at half the
+    size and scaled up, as soft as a phone's own photo (and four times quicker to make)."""
+    width, height = size[0] // 2, size[1] // 2
     label = label.convert("L")
     target = int(width * rng.uniform(0.3, 0.5))
     label = label.resize((target, max(1, label.height * target // label.width)), Image.Resampling.BICUBIC)
     label = label.rotate(rng.uniform(-20, 20), resample=Image.Resampling.BICUBIC, expand=True, fillcolor=255)
-    surface = Image.new("L", size, rng.randint(150, 200))
+    surface = Image.new("L", (width, height), rng.randint(150, 200))
     left = rng.randint(0, max(0, width - label.width))
     top = rng.randint(0, max(0, height - label.height))
     surface.paste(label, (left, top))
     surface = _perspective(surface, rng)
-    surface = surface.filter(ImageFilter.GaussianBlur(rng.uniform(0.5, 2.0)))
-    noise = Image.effect_noise(size, rng.uniform(8, 20))
+    surface = surface.filter(ImageFilter.GaussianBlur(rng.uniform(0.3, 1.0)))
+    surface = surface.resize(size, Image.Resampling.BICUBIC)
+    noise = Image.effect_noise((size[0] // 2, size[1] // 2), rng.uniform(8, 20)).resize(size)
     surface = Image.blend(surface, noise, rng.uniform(0.05, 0.15))
     surface = ImageEnhance.Brightness(surface).enhance(rng.uniform(0.45, 1.0))
     surface = ImageEnhance.Contrast(surface).enhance(rng.uniform(0.6, 1.0))

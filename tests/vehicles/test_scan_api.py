@@ -230,3 +230,11 @@ def test_scanning_is_rate_limited_per_user(app, dealer, client, monkeypatch):
     statuses = [scan(client, photo).status_code for _ in range(3)]
 
     assert statuses == [200, 200, 429]
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [("tr", "yalnızca bellekte işlenir"), ("en", "processed in memory only")],
+)
+def test_the_privacy_page_says_scan_photos_are_never_stored(client, lang, said):
+    assert said in client.get(f"/privacy?lang={lang}").get_data(as_text=True)
