@@ -8,6 +8,7 @@ import struct
 import zlib
 
 import pytest
+import segno
 import sqlalchemy as sa
 from PIL import Image
 
@@ -156,6 +157,12 @@ def truncated_jpeg() -> bytes:
     return buffer.getvalue()[: len(buffer.getvalue()) // 2]
 
 
+def qr_of(text: str) -> bytes:
+    buffer = io.BytesIO()
+    segno.make_qr(text).save(buffer, kind="png", scale=8, border=4)
+    return buffer.getvalue()
+
+
 HOSTILE = {
     "not_an_image": (b"%PDF-1.7\n" + b"not a photo " * 100, 415, "not_an_image"),
     "over_12_mb": (b"\xff\xd8\xff\xe0" + b"\0" * (13 * 1024 * 1024), 413, "image_too_large"),
@@ -163,6 +170,9 @@ HOSTILE = {
     "decompression_bomb": (png_header(20_000, 20_000), 413, "image_too_many_pixels"),
     "truncated_jpeg": (truncated_jpeg(), 422, "damaged_image"),
     "no_vin": (png(Image.new("L", (800, 600), 200)), 422, "no_vin_found"),
+    # 17 characters of the VIN alphabet that break its rules: no serial digits; a US check digit that fails.
+    "vin_like_words": (qr_of("ARACTESCILBELGESI"), 422, "no_vin_found"),
+    "failing_check_digit": (qr_of("4XYZW12345A678901"), 422, "no_vin_found"),
     "empty": (b"", 400, "missing_image"),
 }
 
