@@ -112,6 +112,18 @@ def test_a_heic_photo_is_read(dealer, client):
     assert response.get_json()["candidates"][0]["vin"] == VIN_GOLF
 
 
+def test_a_phone_jpeg_with_a_second_picture_inside_is_read(dealer, client):
+    """Many phones write MPO: a JPEG holding a second, smaller picture. Pillow names its format MPO, not JPEG."""
+    image = barcode_image(VIN_GOLF, "DataMatrix").convert("RGB")
+    buffer = io.BytesIO()
+    image.save(buffer, "MPO", save_all=True, append_images=[image.resize((100, 100))])
+
+    response = scan(client, buffer.getvalue())
+
+    assert response.status_code == 200, response.get_json()
+    assert response.get_json()["candidates"][0]["vin"] == VIN_GOLF
+
+
 def test_a_sideways_photo_is_turned_upright_by_its_exif(dealer, client):
     image = barcode_image(VIN_GOLF, "Code128").rotate(90, expand=True).convert("RGB")
     exif = Image.Exif()

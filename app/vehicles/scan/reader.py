@@ -25,12 +25,14 @@ from app.core.errors import ApiError
 from app.vehicles.scan.candidates import Read, readings
 
 register_heif_opener()
+Image.init()  # every plugin registered: Image.open(formats=...) finds only what is registered (WebP is not at first)
 # Tesseract's OpenMP threads fight each other and the web threads on a small machine: one thread reads a page about
 # three times faster here (2 CPUs).
 os.environ.setdefault("OMP_THREAD_LIMIT", "1")
 
 MAX_BYTES = 12 * 1024 * 1024
 MAX_PIXELS = 40_000_000
+# JPEG covers MPO, the JPEG many phones write (a second, smaller picture inside): Pillow opens it as a JPEG.
 IMAGE_FORMATS = ("JPEG", "PNG", "WEBP", "HEIF")
 BARCODE_FORMATS = (zxingcpp.Code39, zxingcpp.Code128, zxingcpp.DataMatrix, zxingcpp.QRCode)
 # The tries at barcodes, cheapest first: (long side the image is brought down to, degrees it is turned, binarizer).
@@ -66,12 +68,8 @@ class Reading:
     text_reading: bool
 
 
-def _refused(code: str, message: str, status: int = 422) -> ApiError:
-    return ApiError(code, message, status)
-
-
 def too_large() -> ApiError:
-    return _refused(
+    return ApiError(
         "image_too_large", _("The photo is too large: send one of at most %(mb)d MB.", mb=MAX_BYTES // 2**20), 413
     )
 
@@ -91,13 +89,13 @@ def open_image(data: bytes) -> Image.Image:
         except ApiError:
             raise
         except UnidentifiedImageError:
-            raise _refused(
+            raise ApiError(
                 "not_an_image", _("This file is not a photo we can read: send a JPEG, PNG, WebP or HEIC image."), 415
             ) from None
         except (Image.DecompressionBombError, Image.DecompressionBombWarning):
             raise _too_many_pixels() from None
-        except (OSError, SyntaxError, ValueError, EOFError):
-            raise _refused("damaged_image", _("The photo is damaged or incomplete: send it again."), 422) from None
+        except Exception:  # a decoder fed a crafted file may raise anything: it is the file that is wrong
+            raise ApiError("damaged_image", _("The photo is damaged or incomplete: send it again."), 422) from None
 
 
 def _check_pixels(image: Image.Image) -> None:
@@ -107,7 +105,7 @@ def _check_pixels(image: Image.Image) -> None:
 
 
 def _too_many_pixels() -> ApiError:
-    return _refused(
+    return ApiError(
         "image_too_many_pixels",
         _("The photo has too many pixels: send one of at most %(mp)d megapixels.", mp=MAX_PIXELS // 1_000_000),
         413,
