@@ -35,7 +35,7 @@ RUN = re.compile(r"[A-Z0-9]+")
 MAX_JOINED_TOKENS = 4
 MAX_READINGS = 64  # 17-character readings looked at per answer (a page of OCR text holds few)
 MAX_CANDIDATES = 5
-MAX_KNOWN_VARIANTS = 2  # changed characters tried against the catalog's stored VINs
+MAX_KNOWN_VARIANTS = 1  # changed characters tried against the catalog's stored VINs (at most 18 readings each)
 
 SOURCES = ("barcode", "ruhsat", "text")
 
@@ -207,6 +207,10 @@ def near_readings(base: str) -> list[str]:
 # --- candidates, ranked ----------------------------------------------------------------------------------------
 
 
+def _distance(base: str, variant: str) -> int:
+    return sum(one != other for one, other in zip(base, variant, strict=True))
+
+
 def _plausible(vin: str) -> bool:
     """A VIN by the decode's rule that is not a bare number (an id, a phone or a product number) and ends in digits."""
     return is_vin(vin) and not vin.isdigit() and vin[SERIAL_DIGITS_REQUIRED:].isdigit()
@@ -227,7 +231,9 @@ def candidates(
     asked = {variant for base, *_ in bases for variant in (base, *near_readings(base))}
     known = known_vins(asked) if asked else set()
     for base, read, order, forced in bases:
-        tried = variants(base) + [(variant, 1) for variant in near_readings(base) if variant in known]
+        tried = variants(base) + [
+            (variant, _distance(base, variant)) for variant in near_readings(base) if variant in known
+        ]
         for vin, changes in tried:
             if _plausible(vin):
                 _keep(found, _candidate(vin, read, order, forced or changes > 0, changes, vin in known))

@@ -14,12 +14,13 @@ from app.vehicles.models import Vehicle
 from app.vehicles.scan import reader
 from app.vehicles.scan.candidates import Read, candidates
 
-# Bound parameters per query (SQLite allows 32766; PostgreSQL far more): the readings are asked in chunks.
-CHUNK = 1000
+# Bound parameters per query (SQLite allows 32766, PostgreSQL 65535): a photo's readings (at most 64 a text, each with
+# its single confusions) fit in one query; more are asked in chunks.
+CHUNK = 5000
 
 
 def stored_vins(vins: set[str]) -> set[str]:
-    """The VINs among `vins` the catalog already stores (one query per thousand; a photo rarely needs two)."""
+    """The VINs among `vins` the catalog already stores (one query per CHUNK readings; a photo rarely needs two)."""
     ordered = sorted(vins)
     found: set[str] = set()
     for start in range(0, len(ordered), CHUNK):
