@@ -4,6 +4,7 @@ hostile files get a 4xx with a Turkish message (English when asked), never a 5xx
 from __future__ import annotations
 
 import io
+import logging
 import struct
 import zlib
 
@@ -20,6 +21,7 @@ from tests.conftest import SITE
 from tests.support.scan_images import BARCODE_KINDS, barcode_image, require_tesseract, ruhsat_image
 
 MOTOR_NO = "K9KA764D012345678"  # 17 characters of the VIN alphabet, printed just below the VIN
+OWNER_ID = "12345678950"  # the T.C. Kimlik No printed on the rendered ruhsat
 
 
 BOUNDARY = "scan-boundary-29"
@@ -90,8 +92,9 @@ def test_a_vin_the_catalog_stores_is_marked_known(dealer, client, decode_vin, up
 
 
 @pytest.mark.parametrize("fmt", ["PNG", "JPEG", "WEBP"])
-def test_the_ruhsat_gives_the_vin_of_its_sase_no_field_first(dealer, client, fmt):
+def test_the_ruhsat_gives_the_vin_of_its_sase_no_field_first(dealer, client, fmt, caplog):
     require_tesseract()
+    caplog.set_level(logging.DEBUG)
     response = scan(client, ruhsat_image(VIN_CLIO, MOTOR_NO, fmt), f"ruhsat.{fmt.lower()}")
 
     assert response.status_code == 200, response.get_json()
@@ -100,6 +103,10 @@ def test_the_ruhsat_gives_the_vin_of_its_sase_no_field_first(dealer, client, fmt
     assert answer["candidates"][0]["vin"] == VIN_CLIO
     assert answer["candidates"][0]["source"] == "ruhsat"
     assert MOTOR_NO not in [candidate["vin"] for candidate in answer["candidates"][:1]]
+    # The owner's name and national id were read with the rest: nothing of the document reaches the logs.
+    assert not [
+        record for record in caplog.records if "YILMAZ" in record.getMessage() or OWNER_ID in record.getMessage()
+    ]
 
 
 def test_a_heic_photo_is_read(dealer, client):
