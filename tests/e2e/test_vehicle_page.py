@@ -40,6 +40,9 @@ def open_golf(page, url: str, dealer) -> str:
     # The decode page polls, then moves on by itself: a poll's navigation may be cut short by that move, which
     # wait_for_url reports as an error; the address is what counts.
     expect(page).to_have_url(re.compile(re.escape(url) + r"/vehicles/\d+$"), timeout=15_000)
+    # The address changes before the page has run its scripts: until htmx has bound the tree's toggles (on
+    # DOMContentLoaded), a key pressed on one does nothing.
+    page.wait_for_load_state("load")
     return page.url
 
 
