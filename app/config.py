@@ -250,6 +250,7 @@ def from_env(environ: os._Environ[str] | dict[str, str] | None = None) -> dict:
         "VIN_PREVIEW_RATE_LIMIT": env.get("VIN_PREVIEW_RATE_LIMIT", "20 per minute;200 per day"),
         "VIN_PAIRING_RATE_LIMIT": env.get("VIN_PAIRING_RATE_LIMIT", "10 per minute;60 per hour"),
         "VIN_PAIRING_SEND_RATE_LIMIT": env.get("VIN_PAIRING_SEND_RATE_LIMIT", "10 per minute"),
+        "VIN_PAIRING_PHOTO_RATE_LIMIT": env.get("VIN_PAIRING_PHOTO_RATE_LIMIT", "10 per minute;100 per hour"),
         "OEM_COPY_RATE_LIMIT": env.get("OEM_COPY_RATE_LIMIT", "120 per minute;2000 per day"),
         "REFERRAL_INVITE_RATE_LIMIT": env.get("REFERRAL_INVITE_RATE_LIMIT", "10 per hour;30 per day"),
         "CATALOG_PROGRESS_RATE_LIMIT": env.get("CATALOG_PROGRESS_RATE_LIMIT", "120 per minute"),

@@ -1,6 +1,6 @@
 """Phone to counter PC (issue 29, item 4): the PC's pairing shows a QR code of a one-time link; the phone sends one VIN
 through it, and only the PC session that created it receives the VIN. Single use, ten minutes, rate limited, and a
-clear Turkish refusal (never a 500) when Redis is down."""
+clear Turkish refusal (never a 500) when Redis is down. A signed-out phone has a photo read through its link."""
 
 from __future__ import annotations
 
@@ -14,8 +14,11 @@ from app.auth.sessions import COOKIE_NAME
 from app.extensions import redis_store
 from app.sources.sandbox.catalog import VIN_GOLF
 from app.vehicles.pairing import services
+from app.vehicles.scan import reader
 from tests.conftest import PASSWORD, SITE, csrf_token_from
+from tests.support.scan_images import barcode_image
 from tests.vehicles.test_decode_load import redis_down  # noqa: F401 - the fixture used here
+from tests.vehicles.test_scan_api import BOUNDARY, HOSTILE, multipart, png
 
 TR = {"Accept-Language": "tr"}
 HTMX = {**TR, "HX-Request": "true"}
@@ -281,3 +284,108 @@ def test_the_phone_page_and_refusals_speak_english_when_asked(app, counter):
     assert page.select_one("button[data-vin-scan]").get_text(strip=True) == "Scan"
     assert page.select_one("dialog")["data-text-no-camera-no-photo"].startswith("The camera could not be opened.")
     assert reused.get_json()["error"]["message"].startswith("This pairing link has already been used.")
+
+
+# --- a photo read through the link (a signed-out phone) -----------------------------------------------------------
+
+
+def send_photo(phone, token, data, headers=TR):
+    return phone.post(
+        f"/api/vin/pairings/{token}/photo",
+        data=multipart(data, "photo.png"),
+        headers=headers,
+        content_type=f"multipart/form-data; boundary={BOUNDARY}",
+    )
+
+
+@pytest.fixture(scope="module")
+def label():
+    return png(barcode_image(VIN_GOLF, "DataMatrix"))
+
+
+def test_a_photo_through_a_live_link_gives_the_scan_answer_and_leaves_the_link_usable(app, counter, label):
+    _answer, token, poll = pair(counter)
+    phone = app.test_client()
+
+    read = send_photo(phone, token, label)
+    signed_in_read = counter.post(
+        "/api/vin/scan",
+        data=multipart(label, "photo.png"),
+        headers={**TR, **SITE},
+        content_type=f"multipart/form-data; boundary={BOUNDARY}",
+    )
+
+    assert read.status_code == 200, read.get_json()
+    assert read.get_json() == signed_in_read.get_json()  # the same reader, the same answer
+    assert read.get_json()["candidates"][0]["vin"] == VIN_GOLF
+    assert all(COOKIE_NAME not in header for header in read.headers.getlist("Set-Cookie"))
+    assert send(phone, token).status_code == 200  # the chosen VIN still goes through the unspent link
+    assert json.loads(counter.get(poll, headers=HTMX).headers["HX-Trigger"]) == {"vin-paired": {"vin": VIN_GOLF}}
+
+
+@pytest.mark.parametrize("link", ["used", "expired", "malformed"])
+def test_a_dead_link_is_refused_before_the_photo_is_read(app, counter, label, monkeypatch, link):
+    _answer, token, poll = pair(counter)
+    if link == "used":
+        assert send(app.test_client(), token).status_code == 200
+    elif link == "expired":
+        for key in (services.token_key(token), services.pairing_key(poll.rpartition("/")[2])):
+            redis_store.client.expire(key, 0)
+    else:
+        token = "not-a-token!"
+
+    def never(*_args, **_kwargs):
+        raise AssertionError("the photo of a dead link was read")
+
+    monkeypatch.setattr(reader, "open_image", never)
+    refused = send_photo(app.test_client(), token, label)
+
+    assert refused.status_code == 410
+    assert refused.get_json()["error"]["code"] == ("pairing_used" if link == "used" else "pairing_expired")
+    assert refused.get_json()["error"]["message"].startswith(USED if link == "used" else EXPIRED)
+
+
+@pytest.mark.parametrize("name", ["not_an_image", "over_12_mb", "decompression_bomb", "truncated_jpeg", "empty"])
+def test_a_hostile_file_through_the_link_is_refused_clearly_and_spends_nothing(app, counter, name):
+    _answer, token, _poll = pair(counter)
+    data, status, code = HOSTILE[name]
+    phone = app.test_client()
+
+    refused = send_photo(phone, token, data)
+
+    assert (refused.status_code, refused.get_json()["error"]["code"]) == (status, code)
+    assert any(letter in refused.get_json()["error"]["message"] for letter in "çğıöşüÇĞİÖŞÜ")
+    assert send(phone, token).status_code == 200
+
+
+def test_photos_through_a_link_are_rate_limited_per_address(make_app, create_user, label):
+    app = make_app(RATELIMIT_ENABLED=True, VIN_PAIRING_PHOTO_RATE_LIMIT="2 per minute")
+    _answer, token, _poll = pair(signed_in_client(app, create_user()))
+    phone = app.test_client()
+
+    statuses = [send_photo(phone, token, label).status_code for _ in range(3)]
+
+    assert statuses == [200, 200, 429]
+    assert send(phone, token).status_code == 200  # the send keeps its own budget
+
+
+def test_the_phone_page_sends_a_photo_through_its_link_when_signed_out(app, counter, create_user):
+    _answer, token, _poll = pair(counter)
+    signed_out = app.test_client().get(f"/vin/pair/{token}", headers=TR)
+    signed_in = signed_in_client(app, create_user()).get(f"/vin/pair/{token}", headers=TR)
+
+    def photo_url(page):
+        return BeautifulSoup(page.get_data(as_text=True), "html.parser").select_one("dialog")["data-photo-url"]
+
+    assert photo_url(signed_out) == f"/api/vin/pairings/{token}/photo"
+    assert photo_url(signed_in) == "/api/vin/scan"  # the user's own reader and budget
+
+
+def test_a_phone_signed_in_elsewhere_must_send_its_photo_from_this_site(app, counter, create_user, label):
+    _answer, token, _poll = pair(counter)
+    phone = signed_in_client(app, create_user())
+
+    foreign = send_photo(phone, token, label, headers={**TR, "Origin": "https://evil.test"})
+    same_site = send_photo(phone, token, label, headers={**TR, **SITE})
+
+    assert [foreign.status_code, same_site.status_code] == [403, 200]

@@ -1,4 +1,4 @@
-"""The pairing's throttles: creating pairings and polling them per user, a phone's sends per address."""
+"""The pairing's throttles: creating pairings and polling them per user, a phone's sends and photos per address."""
 
 from __future__ import annotations
 
@@ -15,4 +15,8 @@ create_throttle = limiter.limit(
 poll_throttle = limiter.limit("120 per minute", key_func=throttle.user_or_address, scope="vin-pairing-poll")
 send_throttle = limiter.limit(
     throttle.setting("VIN_PAIRING_SEND_RATE_LIMIT"), key_func=get_remote_address, scope="vin-pairing-send"
+)
+# A signed-out phone's photos read through its link: a budget of its own, as each read costs CPU (barcodes, then OCR).
+photo_throttle = limiter.limit(
+    throttle.setting("VIN_PAIRING_PHOTO_RATE_LIMIT"), key_func=get_remote_address, scope="vin-pairing-photo"
 )

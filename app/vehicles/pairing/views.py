@@ -72,13 +72,15 @@ def phone_page(token: str):
     except ApiError as error:
         return error_response(error.code, error.message, error.status)
     send_url = url_for("vehicles_pairing_api.send_vin", token=token)
-    return render_template("vehicles/pair_phone.html", send_url=send_url)
+    # Signed out, the photo goes through the link (its token, its limit); signed in, to the user's own reader.
+    photo_url = photo_scan_url() or url_for("vehicles_pairing_api.scan_photo", token=token)
+    return render_template("vehicles/pair_phone.html", send_url=send_url, photo_url=photo_url)
 
 
 @bp.app_template_global("vin_photo_scan_url")
 def photo_scan_url() -> str:
     """Where the scan dialog sends a photo: the photo reader needs a signed-in user, and "" hides the choice (signed
-    out, or an app without the reader)."""
+    out, or an app without the reader). The phone's pairing page passes its link's own photo route instead."""
     if not current_user.is_authenticated:
         return ""
     return PHOTO_SCAN_PATH if any(rule.rule == PHOTO_SCAN_PATH for rule in current_app.url_map.iter_rules()) else ""

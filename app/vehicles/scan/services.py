@@ -6,9 +6,11 @@ from collections.abc import Iterable
 from typing import Any
 
 import sqlalchemy as sa
+from flask import Request, Response
 from flask_babel import gettext as _
+from werkzeug.exceptions import RequestEntityTooLarge
 
-from app.core.errors import ApiError
+from app.core.errors import ApiError, error_response
 from app.extensions import db
 from app.vehicles.models import Vehicle
 from app.vehicles.scan import reader
@@ -31,6 +33,23 @@ def stored_vins(vins: set[str]) -> set[str]:
 
 def _holds_vin(reads: Iterable[Read]) -> bool:
     return bool(candidates(reads))
+
+
+def uploaded_photo(request: Request) -> bytes:
+    """The photo in a multipart request's `image` field, or a refusal: not multipart (415), none attached (400)."""
+    if request.mimetype != "multipart/form-data":
+        raise ApiError("unsupported_media_type", _("Send the photo as multipart/form-data, in the 'image' field."), 415)
+    upload = request.files.get("image")
+    data = upload.read() if upload is not None else b""
+    if not data:
+        raise ApiError("missing_image", _("Attach the photo in the 'image' field."), 400)
+    return data
+
+
+def body_too_large(_error: RequestEntityTooLarge) -> Response:
+    """A photo route's answer to a body over its `takes_upload` limit (refused before it is read): the reader's 413."""
+    refusal = reader.too_large()
+    return error_response(refusal.code, refusal.message, refusal.status)
 
 
 def scan(data: bytes) -> dict[str, Any]:
