@@ -1,7 +1,8 @@
 """Scanning the VIN in a real browser (issue 29, items 1 and 4): Chromium's fake camera plays a video of a barcode made
 here (ffmpeg from a generated image), the live scan reads it with the vendored ZXing WebAssembly reader, fills the VIN
-box and the vehicle opens; a phone paired with the counter PC sends the VIN there; the phone layout keeps the Tara
-button in view; the scan dialog passes axe."""
+box and the vehicle opens; a phone paired with the counter PC sends the VIN there, scanned live or read from a photo
+through its link; the phone layout keeps the Tara button in view; the scan dialog passes axe and says when the server
+reads no printed text."""
 
 from __future__ import annotations
 
@@ -18,7 +19,8 @@ from PIL import Image
 from playwright.sync_api import expect
 
 from app.sources.sandbox.catalog import VIN_GOLF
-from tests.e2e.conftest import CHROMIUM, require_chromium
+from app.vehicles.scan import reader
+from tests.e2e.conftest import CHROMIUM, launch, require_chromium
 from tests.e2e.test_vin_search import sign_in
 from tests.support.axe import audit, report
 from tests.support.committed_dealer import served_dealer
@@ -196,6 +198,66 @@ def test_a_phone_paired_with_the_counter_pc_sends_the_vin_there_once(scan_server
         finally:
             browser.close()
     assert errors == [message for message in errors if "410" in message]  # the reused link's own answer only
+
+
+def test_a_signed_out_phone_without_a_camera_sends_a_photo_s_vin_through_its_link(scan_server, tmp_path):
+    """The photo path through the real route (POST /api/vin/pairings/<token>/photo) and the real reader: the phone has
+    no camera and no session; the photo's VIN, tapped, goes to the counter PC, which decodes it."""
+    require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    url, dealer = scan_server
+    errors: list[str] = []
+    with sync_playwright() as playwright:
+        browser = launch(playwright)  # no fake camera: getUserMedia fails, as on a phone that refuses it
+        try:
+            counter = new_tab(browser, errors)
+            sign_in(counter, url, dealer)
+            counter.goto(url + "/vin")
+            counter.get_by_role("button", name="Telefonla tara").click()
+            link = counter.locator(".pairing-link a").get_attribute("href")
+
+            phone = new_tab(browser, errors, **PHONE)
+            phone.goto(link)
+            phone.get_by_role("button", name="Tara", exact=True).click()
+            dialog = phone.get_by_role("dialog", name="VIN'i okutun")
+            expect(dialog.get_by_role("status")).to_contain_text("fotoğrafını çekin ya da seçin")
+            with phone.expect_response(re.compile(r"/api/vin/pairings/[^/]+/photo$")) as read:
+                dialog.get_by_text("Fotoğraf çek / seç").locator("input[type=file]").set_input_files(
+                    barcode_image("qr_code", VIN_GOLF, tmp_path / "photo.png")
+                )
+            assert read.value.status == 200
+            expect(dialog.get_by_role("status")).to_contain_text("Doğru VIN'e dokunun:")
+            dialog.get_by_role("button", name=VIN_GOLF).click()
+
+            expect(phone.locator("[data-pair-status]")).to_have_text(f"Tezgâhtaki bilgisayara gönderildi: {VIN_GOLF}")
+            expect(counter).to_have_url(re.compile(r"/vehicles/\d+$"), timeout=WAIT_MS)
+            expect(counter.get_by_text(VIN_GOLF)).to_be_visible()
+        finally:
+            browser.close()
+    assert errors == []
+
+
+def test_a_server_without_tesseract_has_the_dialog_say_that_printed_text_is_not_read(
+    scan_server, page, tmp_path, monkeypatch
+):
+    """`make run` on a machine without Tesseract: a photo's barcode is still read, and the dialog says plainly that
+    printed text is not (the answer's notice, in Turkish)."""
+    monkeypatch.setattr(reader, "text_reading_available", lambda: False)  # the live server runs in this process
+    url, dealer = scan_server
+    sign_in(page, url, dealer)
+    page.goto(url + "/vin")
+
+    page.get_by_role("button", name="Tara", exact=True).click()
+    dialog = page.get_by_role("dialog", name="VIN'i okutun")
+    dialog.get_by_text("Fotoğraf çek / seç").locator("input[type=file]").set_input_files(
+        barcode_image("qr_code", VIN_GOLF, tmp_path / "photo.png")
+    )
+
+    expect(dialog.get_by_role("status")).to_have_text(
+        "Bu sunucuda yazılı metin okuma kapalı: yalnızca barkodlar okundu. Doğru VIN'e dokunun:"
+    )
+    expect(dialog.get_by_role("button", name=VIN_GOLF)).to_be_visible()
 
 
 def test_on_a_360_px_phone_the_tara_button_shows_without_horizontal_scroll(scan_server, page):

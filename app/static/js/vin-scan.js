@@ -202,6 +202,8 @@
       const found = (answer.candidates || []).map((candidate) => plausibleVin(candidate.vin)).filter(Boolean);
       if (!found.length) { this.say("textPhotoFailed"); return; }
       this.say("textChoose");
+      // Said by the server when it cannot read printed text (no Tesseract): only barcodes were read.
+      if (answer.notice) this.statusLine.textContent = answer.notice + " " + this.statusLine.textContent;
       for (const vin of found) {
         const item = document.createElement("li");
         const button = document.createElement("button");
