@@ -66,11 +66,12 @@ class Photo:
     jpeg: bytes
 
 
-def photographed(label: Image.Image, rng: random.Random, size: tuple[int, int] = PHOTO_SIZE) -> bytes:
+def photographed(label: Image.Image, rng: random.Random, size: tuple[int, int] = PHOTO_SIZE, upscale: int = 2) -> bytes:
     """`label` as a phone photographs it: on a grey surface, turned up to 20 degrees, seen at a slant, a little out
-    of focus, noisy and in poor light, saved as a JPEG of `size` (12 MP by default). The scene is made at half the
-    size and scaled up, as soft as a phone's own photo (and four times quicker to make)."""
-    width, height = size[0] // 2, size[1] // 2
+    of focus, noisy and in poor light, saved as a JPEG of `size` (12 MP by default). The scene is made at 1/`upscale`
+    of the size and scaled up, as soft as a phone's own photo (and four times quicker to make); `upscale=1` keeps
+    the scene's own pixels, a smaller file of the same detail (the reader brings a 12 MP photo down to 2000 px)."""
+    width, height = size[0] // upscale, size[1] // upscale
     label = label.convert("L")
     target = int(width * rng.uniform(0.3, 0.5))
     label = label.resize((target, max(1, label.height * target // label.width)), Image.Resampling.BICUBIC)
@@ -81,7 +82,8 @@ def photographed(label: Image.Image, rng: random.Random, size: tuple[int, int] =
     surface.paste(label, (left, top))
     surface = _perspective(surface, rng)
     surface = surface.filter(ImageFilter.GaussianBlur(rng.uniform(0.3, 1.0)))
-    surface = surface.resize(size, Image.Resampling.BICUBIC)
+    if surface.size != size:
+        surface = surface.resize(size, Image.Resampling.BICUBIC)
     noise = Image.effect_noise((size[0] // 2, size[1] // 2), rng.uniform(8, 20)).resize(size)
     surface = Image.blend(surface, noise, rng.uniform(0.05, 0.15))
     surface = ImageEnhance.Brightness(surface).enhance(rng.uniform(0.45, 1.0))
@@ -133,14 +135,15 @@ def _solve(matrix: list[list[float]], values: list[float]) -> list[float]:
     return [augmented[row][size] for row in range(size)]
 
 
-def photo_set(count: int, seed: int = 29, size: tuple[int, int] = PHOTO_SIZE) -> list[Photo]:
-    """`count` photographed barcodes: every sandbox VIN in every format, in turn, each photo its own distortions."""
+def photo_set(count: int, seed: int = 29, size: tuple[int, int] = PHOTO_SIZE, upscale: int = 2) -> list[Photo]:
+    """`count` photographed barcodes: every sandbox VIN in every format, in turn, each photo its own distortions
+    (`size` and `upscale` as `photographed`'s)."""
     rng = random.Random(seed)
     photos = []
     for index in range(count):
         vin = SANDBOX_VINS[index % len(SANDBOX_VINS)]
         kind = BARCODE_KINDS[(index // len(SANDBOX_VINS)) % len(BARCODE_KINDS)]
-        photos.append(Photo(vin, kind, photographed(barcode_image(vin, kind), rng, size)))
+        photos.append(Photo(vin, kind, photographed(barcode_image(vin, kind), rng, size, upscale)))
     return photos
 
 
