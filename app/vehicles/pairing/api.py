@@ -10,6 +10,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from app.core.openapi import documented
 from app.core.security import public
 from app.core.uploads import takes_upload
+from app.core.validation import json_body
 from app.vehicles.answers import normalize_vin
 from app.vehicles.pairing import services
 from app.vehicles.pairing.throttles import photo_throttle, send_throttle
@@ -27,7 +28,7 @@ bp.register_error_handler(RequestEntityTooLarge, scan.body_too_large)
 @send_throttle
 def send_vin(token: str):
     """Send the VIN a phone scanned to the counter PC's page that showed the pairing link (once per link)."""
-    vin = normalize_vin((request.get_json(silent=True) or {}).get("vin"))
+    vin = normalize_vin(json_body().get("vin"))
     services.send_vin(token, vin)
     return jsonify(vin=vin)
 
@@ -39,5 +40,6 @@ def send_vin(token: str):
 @photo_throttle
 def scan_photo(token: str):
     """Read a photo for the VIN candidates (as POST /api/vin/scan) on a pairing link's phone; the link stays unspent."""
+    photo = scan.uploaded_photo(request)  # the request's form first (415, 400), as on every upload route
     services.check_token(token)  # before the photo is decoded: a dead link costs no reading
-    return jsonify(scan.scan(scan.uploaded_photo(request)))
+    return jsonify(scan.scan(photo))
