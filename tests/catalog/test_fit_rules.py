@@ -94,19 +94,24 @@ JUNE_2015, NOVEMBER_2017 = BuildDate(2015, 6), BuildDate(2017, 11)
         ("06.2015 - 11.2017", DateRange(JUNE_2015, NOVEMBER_2017)),
         ("from 06.2015 to 11.2017", DateRange(JUNE_2015, NOVEMBER_2017)),
         ("6.2015-11.2017", DateRange(JUNE_2015, NOVEMBER_2017)),
+        ("2015-2017", DateRange(BuildDate(2015, 1), BuildDate(2017, 12))),
+        ("from 2015", DateRange(start=BuildDate(2015, 1))),
+        ("bis 2017", DateRange(end=BuildDate(2017, 12))),
     ],
 )
 def test_date_ranges(text, condition):
     assert parse_dates(text) == condition
 
 
-@pytest.mark.parametrize("text", ["06.2015", "11.2017-06.2015", "13.2015-", "from 06.2015 bis"])
+@pytest.mark.parametrize(
+    "text", ["06.2015", "2015", "11.2017-06.2015", "13.2015-", "from 06.2015 bis", "all models", "06.2015-11.2017-2019"]
+)
 def test_dates_that_do_not_read_as_a_range_are_not_understood(text):
     assert parse_dates(text) == NotUnderstood(text)
 
 
-@pytest.mark.parametrize("text", [None, "", "all models", "2015"])
-def test_text_without_a_date_is_no_condition(text):
+@pytest.mark.parametrize("text", [None, "", "  "])
+def test_no_date_text_is_no_condition(text):
     assert parse_dates(text) is None
 
 
@@ -135,6 +140,8 @@ def test_code_sets_from_text_or_a_list():
         ("RHD", fact_is(DRIVE_SIDE, RHD)),
         ("Rechtslenker", fact_is(DRIVE_SIDE, RHD)),
         ("not for 4MOTION", fact_is(AWD, False)),
+        ("not for vehicles with 4MOTION", fact_is(AWD, False)),
+        ("not for vehicles with air conditioning", fact_is(AIRCON, False)),
         ("nicht für 4MOTION", fact_is(AWD, False)),
         ("4MOTION hariç", fact_is(AWD, False)),
         ("4MOTION", fact_is(AWD, True)),
@@ -147,6 +154,7 @@ def test_code_sets_from_text_or_a_list():
         ("5 doors", fact_is(DOORS, 5)),
         ("4-Türer", fact_is(DOORS, 4)),
         ("4 kapılı", fact_is(DOORS, 4)),
+        ("3/5-door", OneOf(DOORS, frozenset({3, 5}))),
         ("brake code 1ZE", fact_is(BRAKE_CODE, "1ZE")),
         ("Fren kodu: 1lj", fact_is(BRAKE_CODE, "1LJ")),
     ],

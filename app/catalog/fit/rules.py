@@ -179,36 +179,48 @@ class _OptionParser:
 
 # Date ranges ------------------------------------------------------------------------------------------------------
 
-_DATE = re.compile(r"\b(\d{1,2})[./](\d{4})\b")
+_DATE = re.compile(r"\b(?:(\d{1,2})[./])?((?:19|20)\d{2})\b")
 _FROM_WORD = re.compile(r"\b(from|since|ab|seit|itibaren|den|dan|ten|tan)\b|>")
-_TO_WORD = re.compile(r"\b(to|until|till|up\s+to|bis|kadar|ye|ya)\b|<")
+_TO_WORD = re.compile(r"\b(to|until|till|bis|kadar|ye|ya)\b|<")
+_DASHES = ("-", "–")
 
 
 def parse_dates(text: str | None) -> Condition | None:
     """A build-date range: "06.2015-11.2017", "from 06.2015", "to 11.2017", "ab 06/2015", "11.2017'ye kadar".
 
-    None when the text holds no date; `NotUnderstood` when its dates cannot be read as a range.
+    A year alone starts with its January and ends with its December ("2015-2017"). None when the text is blank;
+    `NotUnderstood` when it cannot be read as a range.
     """
     if not text or not text.strip():
         return None
     folded = fold(text)
     matches = list(_DATE.finditer(folded))
-    if not matches:
-        return None
     try:
-        dates = [BuildDate(int(match.group(2)), int(match.group(1))) for match in matches]
-    except ValueError:
-        return NotUnderstood(text)
-    if len(dates) == 2 and dates[0] <= dates[1]:
-        return DateRange(dates[0], dates[1])
-    if len(dates) == 1:
-        before, after = folded[: matches[0].start()], folded[matches[0].end() :]
-        # "06.2015-" is open at the end, "-11.2017" at the start.
-        says_from = bool(_FROM_WORD.search(before + " " + after)) or after.strip().startswith(("-", "–"))
-        says_to = bool(_TO_WORD.search(before + " " + after)) or before.strip().endswith(("-", "–"))
-        if says_from != says_to:
-            return DateRange(start=dates[0]) if says_from else DateRange(end=dates[0])
+        if len(matches) == 2:
+            start, end = _month(matches[0], as_end=False), _month(matches[1], as_end=True)
+            if start <= end:
+                return DateRange(start, end)
+        elif len(matches) == 1:
+            return _open_range(folded, matches[0]) or NotUnderstood(text)
+    except ValueError:  # a month out of range
+        pass
     return NotUnderstood(text)
+
+
+def _open_range(folded: str, match: re.Match[str]) -> DateRange | None:
+    before, after = folded[: match.start()], folded[match.end() :]
+    words = f"{before} {after}"
+    # "06.2015-" is open at the end, "-11.2017" at the start.
+    says_from = bool(_FROM_WORD.search(words)) or after.strip().startswith(_DASHES)
+    says_to = bool(_TO_WORD.search(words)) or before.strip().endswith(_DASHES)
+    if says_from == says_to:
+        return None
+    return DateRange(start=_month(match, as_end=False)) if says_from else DateRange(end=_month(match, as_end=True))
+
+
+def _month(match: re.Match[str], *, as_end: bool) -> BuildDate:
+    month = match.group(1)
+    return BuildDate(int(match.group(2)), int(month) if month else (12 if as_end else 1))
 
 
 # Code sets ---------------------------------------------------------------------------------------------------------
@@ -245,16 +257,25 @@ def _rule(pattern: str, condition: Condition | Callable[[re.Match[str]], Conditi
     return RemarkRule(re.compile(pattern), condition)
 
 
+def _doors(counts: str) -> OneOf:
+    return OneOf(DOORS, frozenset(int(count) for count in re.findall(r"[2-5]", counts)))
+
+
 _AIRCON_WORDS = r"(air[\s-]?conditioning|a/c|klimaanlage|klima)"
+_VEHICLES_WITH = r"(\s+(vehicles|cars|fahrzeuge)(\s+(with|mit))?)?"
 _AWD_WORDS = r"(4\s?motion|all[\s-]wheel[\s-]drive|awd|quattro|4x4|allrad(antrieb)?|xdrive|dort\s+ceker)"
 
 # Order matters: a rule's match hides its text from the rules after it, so the negative forms come first
 # ("without air conditioning" must not also read as "with air conditioning").
 REMARK_RULES: list[RemarkRule] = [
-    _rule(rf"\b(without|w/o|ohne)\s+{_AIRCON_WORDS}(?!\w)|\bklimasiz\b", fact_is(AIRCON, False)),
+    _rule(
+        rf"\b(without|w/o|ohne|not\s+for{_VEHICLES_WITH})\s+{_AIRCON_WORDS}(?!\w)|\bklimasiz\b",
+        fact_is(AIRCON, False),
+    ),
     _rule(rf"\b(with|mit)\s+{_AIRCON_WORDS}(?!\w)|\bklimali\b", fact_is(AIRCON, True)),
     _rule(
-        rf"\b(not\s+for|except|without|nicht\s+fur|ohne)\s+{_AWD_WORDS}\b|\b{_AWD_WORDS}\s+haric\b",
+        rf"\b(not\s+for{_VEHICLES_WITH}|except|without|nicht\s+fur{_VEHICLES_WITH}|ohne)\s+{_AWD_WORDS}\b"
+        rf"|\b{_AWD_WORDS}\s+haric\b",
         fact_is(AWD, False),
     ),
     _rule(rf"\b{_AWD_WORDS}\b", fact_is(AWD, True)),
@@ -268,7 +289,7 @@ REMARK_RULES: list[RemarkRule] = [
         r"\b(automatic\s+(gearbox|transmission)|automatikgetriebe|otomatik\s+(sanziman|vites))\b",
         fact_is(GEARBOX_KIND, AUTOMATIC),
     ),
-    _rule(r"\b([2-5])[\s-]?(doors?|turer|turig|kapi|kapili)\b", lambda match: fact_is(DOORS, int(match.group(1)))),
+    _rule(r"\b([2-5](\s*[/,]\s*[2-5])*)[\s-]?(doors?|turer|turig|kapi|kapili)\b", lambda match: _doors(match.group(1))),
     _rule(
         r"\b(brake\s+code|bremsen?[\s-]?code|fren\s+kodu)\s*:?\s*([0-9a-z]{3})\b",
         lambda match: fact_is(BRAKE_CODE, match.group(2)),
