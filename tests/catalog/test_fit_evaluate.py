@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from app.catalog.fit.conditions import All, Any, NotUnderstood
 from app.catalog.fit.evaluate import (
     DIFFERS,
     MATCHES,
@@ -27,7 +28,7 @@ from app.catalog.fit.facts import (
     VehicleFacts,
     option_fact,
 )
-from app.catalog.fit.rules import All, Any, NotUnderstood, applicability, parse_options
+from app.catalog.fit.rules import applicability, parse_options
 
 GOLF = VehicleFacts(
     option_codes=frozenset({"1KD", "2JD"}),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from app.catalog.fit.conditions import All, Any, DateRange, Not, OneOf, fact_is, has_option
 from app.catalog.fit.evaluate import MAYBE, NO, YES, candidate_answers, evaluate
 from app.catalog.fit.facts import (
     AIRCON,
@@ -17,7 +18,6 @@ from app.catalog.fit.facts import (
     VehicleFacts,
     option_fact,
 )
-from app.catalog.fit.rules import All, Any, DateRange, Not, OneOf, fact_is, has_option
 
 OPTIONS = ("1KD", "1KE", "1KF")
 ENGINES = ("CJZA", "CZCA", "CHPA")

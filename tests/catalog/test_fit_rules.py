@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from app.catalog.fit.conditions import All, Any, DateRange, Not, NotUnderstood, OneOf, fact_is, has_option
 from app.catalog.fit.facts import (
     AIRCON,
     AUTOMATIC,
@@ -21,23 +22,8 @@ from app.catalog.fit.facts import (
     RHD,
     BuildDate,
 )
-from app.catalog.fit.rules import (
-    REMARK_RULES,
-    All,
-    Any,
-    DateRange,
-    Not,
-    NotUnderstood,
-    OneOf,
-    RemarkRule,
-    applicability,
-    codes,
-    fact_is,
-    has_option,
-    parse_dates,
-    parse_options,
-    parse_remark,
-)
+from app.catalog.fit.remarks import REMARK_RULES, RemarkRule, parse_remark
+from app.catalog.fit.rules import applicability, codes, parse_dates, parse_options
 
 K1D, K1E, K1F = has_option("1KD"), has_option("1KE"), has_option("1KF")
 

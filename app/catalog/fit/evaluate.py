@@ -12,8 +12,8 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
+from app.catalog.fit.conditions import All, Any, Condition, DateRange, Not, NotUnderstood, OneOf
 from app.catalog.fit.facts import BUILD_DATE, BuildDate, FactValue, VehicleFacts
-from app.catalog.fit.rules import All, Any, Condition, DateRange, Not, NotUnderstood, OneOf
 
 YES, NO, MAYBE = "yes", "no", "maybe"
 
