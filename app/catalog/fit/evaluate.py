@@ -9,11 +9,12 @@ yes or a no around (the property tests hold this).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from functools import cache
 
 from app.catalog.fit.conditions import All, Any, Condition, DateRange, Not, NotUnderstood, OneOf
-from app.catalog.fit.facts import BUILD_DATE, BuildDate, FactValue, VehicleFacts
+from app.catalog.fit.facts import BUILD_DATE, BuildDate, FactValue, VehicleFacts, normalized
 
 YES, NO, MAYBE = "yes", "no", "maybe"
 
@@ -60,7 +61,7 @@ class _Result:
 
 def evaluate(facts: VehicleFacts, applicability: Condition) -> Fit:
     """Whether a part with this applicability fits the vehicle, why, and what to ask when it is a maybe."""
-    result = _evaluate(facts, applicability)
+    result = _evaluate(facts.known, applicability)
     if result.truth is not None:
         return Fit(YES if result.truth else NO, result.reasons)
     unknowns = tuple(dict.fromkeys(r.fact for r in result.reasons if r.code == UNKNOWN and r.fact is not None))
@@ -78,28 +79,26 @@ def drawing_question(fits: Iterable[Fit]) -> str | None:
     return max(hanging, key=lambda fact: (hanging[fact], asked[fact]))
 
 
-def _evaluate(facts: VehicleFacts, condition: Condition) -> _Result:
+def _evaluate(known: Callable[[str], FactValue | None], condition: Condition) -> _Result:
     match condition:
         case OneOf(fact=fact, values=values):
-            return _leaf(fact, facts.known(fact), lambda value: value in values, _wanted(values))
+            return _leaf(fact, known(fact), lambda value: value in values, _wanted(values))
         case DateRange(start=start, end=end):
-            return _leaf(
-                BUILD_DATE, facts.known(BUILD_DATE), lambda value: _in_range(value, start, end), _span(start, end)
-            )
+            return _leaf(BUILD_DATE, known(BUILD_DATE), lambda value: _in_range(value, start, end), _span(start, end))
         case NotUnderstood(text=text):
             return _Result(None, (Reason(NOT_UNDERSTOOD, None, None, text),))
         case All(items=items):
-            return _combine([_evaluate(facts, item) for item in items], decisive=False)
+            return _combine([_evaluate(known, item) for item in items], decisive=False)
         case Any(items=items):
-            return _combine([_evaluate(facts, item) for item in items], decisive=True)
+            return _combine([_evaluate(known, item) for item in items], decisive=True)
         case Not(item=item):
-            inner = _evaluate(facts, item)
+            inner = _evaluate(known, item)
             reasons = tuple(replace(reason, negated=not reason.negated) for reason in inner.reasons)
             return _Result(None if inner.truth is None else not inner.truth, reasons)
     raise TypeError(f"not a condition: {condition!r}")
 
 
-def _leaf(fact: str, value: FactValue | None, holds, wanted: str) -> _Result:
+def _leaf(fact: str, value: FactValue | None, holds: Callable[[FactValue], bool], wanted: str) -> _Result:
     if value is None:
         return _Result(None, (Reason(UNKNOWN, fact, None, wanted),))
     truth = bool(holds(value))
@@ -121,10 +120,12 @@ def _in_range(value: FactValue, start: BuildDate | None, end: BuildDate | None) 
     return (start is None or start <= value) and (end is None or value <= end)
 
 
+@cache  # rules repeat across a vehicle's parts: their texts are made once
 def _span(start: BuildDate | None, end: BuildDate | None) -> str:
     return f"{start or ''}..{end or ''}"
 
 
+@cache
 def _wanted(values: frozenset[FactValue]) -> str:
     return "|".join(sorted(str(value).lower() if isinstance(value, bool) else str(value) for value in values))
 
@@ -136,10 +137,16 @@ def _question(facts: VehicleFacts, applicability: Condition, unknowns: tuple[str
 
     def settled_share(fact: str) -> float:
         answers = candidate_answers(applicability, fact)
-        settled = sum(_evaluate(facts.with_answer(fact, answer), applicability).truth is not None for answer in answers)
+        settled = sum(_evaluate(_answered(facts, fact, answer), applicability).truth is not None for answer in answers)
         return settled / len(answers)
 
     return max(unknowns, key=settled_share)
+
+
+def _answered(facts: VehicleFacts, question: str, answer: FactValue) -> Callable[[str], FactValue | None]:
+    """`facts.with_answer(question, answer).known`, without building new facts for every answer tried."""
+    answer = normalized(answer)
+    return lambda fact: answer if fact == question else facts.known(fact)
 
 
 def candidate_answers(condition: Condition, fact: str) -> list[FactValue]:
@@ -154,7 +161,9 @@ def candidate_answers(condition: Condition, fact: str) -> list[FactValue]:
             dates |= {leaf.end, leaf.end.shifted(1)} if leaf.end else set()
     if values and all(isinstance(value, bool) for value in values):
         return [True, False]
-    return sorted(values, key=str) + [_OTHER] if values else sorted(dates) or [_OTHER]
+    if values:
+        return [*sorted(values, key=str), _OTHER]
+    return [*sorted(dates)] or [_OTHER]
 
 
 def _leaves(condition: Condition) -> Iterable[Condition]:
