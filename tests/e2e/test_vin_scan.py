@@ -11,7 +11,10 @@ import re
 import shutil
 import statistics
 import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 import segno
@@ -80,6 +83,20 @@ def camera_browser(playwright, video: Path):
     )
 
 
+@contextmanager
+def chromium(video: Path | None = None) -> Iterator[Any]:
+    """Real Chromium, its fake camera playing `video` (none given: no camera at all); closed on the way out."""
+    require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = camera_browser(playwright, video) if video else launch(playwright)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
 def new_tab(browser, errors: list[str], **options):
     context = browser.new_context(locale="tr-TR", **options)
     tab = context.new_page()
@@ -118,123 +135,97 @@ def camera_video(request, tmp_path) -> Path:
 
 
 def test_the_live_scan_reads_the_vin_fills_the_box_and_the_vehicle_opens(scan_server, camera_video, request):
-    from playwright.sync_api import sync_playwright
-
     url, dealer = scan_server
     errors: list[str] = []
-    with sync_playwright() as playwright:
-        browser = camera_browser(playwright, camera_video)
-        try:
-            tab = new_tab(browser, errors)
-            sign_in(tab, url, dealer)
-            tab.goto(url + "/vin")
-            tab.evaluate("sessionStorage.removeItem('vin-scan-frame-ms')")
+    with chromium(camera_video) as browser:
+        tab = new_tab(browser, errors)
+        sign_in(tab, url, dealer)
+        tab.goto(url + "/vin")
+        tab.evaluate("sessionStorage.removeItem('vin-scan-frame-ms')")
 
-            tab.get_by_role("button", name="Tara", exact=True).click()
+        tab.get_by_role("button", name="Tara", exact=True).click()
 
-            expect(tab).to_have_url(re.compile(r"/vehicles/\d+$"), timeout=WAIT_MS)
-            expect(tab.get_by_text(VIN_GOLF)).to_be_visible()
-            print_frame_figure(request.node.callspec.params["camera_video"], frame_times(tab))
-        finally:
-            browser.close()
+        expect(tab).to_have_url(re.compile(r"/vehicles/\d+$"), timeout=WAIT_MS)
+        expect(tab.get_by_text(VIN_GOLF)).to_be_visible()
+        print_frame_figure(request.node.callspec.params["camera_video"], frame_times(tab))
     wasm_refused = [error for error in errors if "Content Security Policy" in error or "wasm" in error.lower()]
     assert wasm_refused == [] and errors == []
 
 
 def test_on_the_landing_page_a_visitor_s_scan_shows_the_vehicle_preview(scan_server, tmp_path):
-    require_chromium()
-    from playwright.sync_api import sync_playwright
-
     video = fake_camera_video(barcode_image("qr_code", VIN_GOLF, tmp_path / "code.png"), tmp_path)
     url, _dealer = scan_server
     errors: list[str] = []
-    with sync_playwright() as playwright:
-        browser = camera_browser(playwright, video)
-        try:
-            tab = new_tab(browser, errors, **PHONE)
-            tab.goto(url + "/")
+    with chromium(video) as browser:
+        tab = new_tab(browser, errors, **PHONE)
+        tab.goto(url + "/")
 
-            tab.get_by_role("button", name="Tara", exact=True).click()
+        tab.get_by_role("button", name="Tara", exact=True).click()
 
-            expect(tab.locator(".vin-result-title")).to_have_text("Volkswagen Golf", timeout=WAIT_MS)
-            expect(tab.locator("#vin-input")).to_have_value(VIN_GOLF)
-            expect(tab).to_have_url(f"{url}/vin/preview?vin={VIN_GOLF}")
-        finally:
-            browser.close()
+        expect(tab.locator(".vin-result-title")).to_have_text("Volkswagen Golf", timeout=WAIT_MS)
+        expect(tab.locator("#vin-input")).to_have_value(VIN_GOLF)
+        expect(tab).to_have_url(f"{url}/vin/preview?vin={VIN_GOLF}")
     assert errors == []
 
 
 def test_a_phone_paired_with_the_counter_pc_sends_the_vin_there_once(scan_server, tmp_path):
-    require_chromium()
-    from playwright.sync_api import sync_playwright
-
     video = fake_camera_video(barcode_image("qr_code", VIN_GOLF, tmp_path / "code.png"), tmp_path)
     url, dealer = scan_server
     errors: list[str] = []
-    with sync_playwright() as playwright:
-        browser = camera_browser(playwright, video)
-        try:
-            counter = new_tab(browser, errors)
-            sign_in(counter, url, dealer)
-            counter.goto(url + "/vin")
-            counter.get_by_role("button", name="Telefonla tara").click()
-            expect(counter.locator("#vin-pairing svg.pairing-qr")).to_be_visible()
-            link = counter.locator(".pairing-link a").get_attribute("href")
-            findings = audit(counter, "the counter PC's pairing panel (/vin)")
-            assert not findings, report(findings)
+    with chromium(video) as browser:
+        counter = new_tab(browser, errors)
+        sign_in(counter, url, dealer)
+        counter.goto(url + "/vin")
+        counter.get_by_role("button", name="Telefonla tara").click()
+        expect(counter.locator("#vin-pairing svg.pairing-qr")).to_be_visible()
+        link = counter.locator(".pairing-link a").get_attribute("href")
+        findings = audit(counter, "the counter PC's pairing panel (/vin)")
+        assert not findings, report(findings)
 
-            phone = new_tab(browser, errors, **PHONE)  # signed out, a browser of its own
-            assert phone.goto(link).status == 200
-            phone.get_by_role("button", name="Tara", exact=True).click()
+        phone = new_tab(browser, errors, **PHONE)  # signed out, a browser of its own
+        assert phone.goto(link).status == 200
+        phone.get_by_role("button", name="Tara", exact=True).click()
 
-            expect(phone.locator("[data-pair-status]")).to_have_text(f"Tezgâhtaki bilgisayara gönderildi: {VIN_GOLF}")
-            expect(phone.get_by_role("button", name="Gönder")).to_be_disabled()  # the link is spent
-            expect(counter).to_have_url(re.compile(r"/vehicles/\d+$"), timeout=WAIT_MS)  # the PC decoded it
-            expect(counter.get_by_text(VIN_GOLF)).to_be_visible()
+        expect(phone.locator("[data-pair-status]")).to_have_text(f"Tezgâhtaki bilgisayara gönderildi: {VIN_GOLF}")
+        expect(phone.get_by_role("button", name="Gönder")).to_be_disabled()  # the link is spent
+        expect(counter).to_have_url(re.compile(r"/vehicles/\d+$"), timeout=WAIT_MS)  # the PC decoded it
+        expect(counter.get_by_text(VIN_GOLF)).to_be_visible()
 
-            reused = phone.goto(link)
-            assert reused.status == 410
-            expect(phone.get_by_text(USED)).to_be_visible()
-        finally:
-            browser.close()
+        reused = phone.goto(link)
+        assert reused.status == 410
+        expect(phone.get_by_text(USED)).to_be_visible()
     assert errors == [message for message in errors if "410" in message]  # the reused link's own answer only
 
 
 def test_a_signed_out_phone_without_a_camera_sends_a_photo_s_vin_through_its_link(scan_server, tmp_path):
     """The photo path through the real route (POST /api/vin/pairings/<token>/photo) and the real reader: the phone has
     no camera and no session; the photo's VIN, tapped, goes to the counter PC, which decodes it."""
-    require_chromium()
-    from playwright.sync_api import sync_playwright
 
     url, dealer = scan_server
     errors: list[str] = []
-    with sync_playwright() as playwright:
-        browser = launch(playwright)  # no fake camera: getUserMedia fails, as on a phone that refuses it
-        try:
-            counter = new_tab(browser, errors)
-            sign_in(counter, url, dealer)
-            counter.goto(url + "/vin")
-            counter.get_by_role("button", name="Telefonla tara").click()
-            link = counter.locator(".pairing-link a").get_attribute("href")
+    with chromium() as browser:  # no fake camera: getUserMedia fails, as on a phone that refuses it
+        counter = new_tab(browser, errors)
+        sign_in(counter, url, dealer)
+        counter.goto(url + "/vin")
+        counter.get_by_role("button", name="Telefonla tara").click()
+        link = counter.locator(".pairing-link a").get_attribute("href")
 
-            phone = new_tab(browser, errors, **PHONE)
-            phone.goto(link)
-            phone.get_by_role("button", name="Tara", exact=True).click()
-            dialog = phone.get_by_role("dialog", name="VIN'i okutun")
-            expect(dialog.get_by_role("status")).to_contain_text("fotoğrafını çekin ya da seçin")
-            with phone.expect_response(re.compile(r"/api/vin/pairings/[^/]+/photo$")) as read:
-                dialog.get_by_text("Fotoğraf çek / seç").locator("input[type=file]").set_input_files(
-                    barcode_image("qr_code", VIN_GOLF, tmp_path / "photo.png")
-                )
-            assert read.value.status == 200
-            expect(dialog.get_by_role("status")).to_contain_text("Doğru VIN'e dokunun:")
-            dialog.get_by_role("button", name=VIN_GOLF).click()
+        phone = new_tab(browser, errors, **PHONE)
+        phone.goto(link)
+        phone.get_by_role("button", name="Tara", exact=True).click()
+        dialog = phone.get_by_role("dialog", name="VIN'i okutun")
+        expect(dialog.get_by_role("status")).to_contain_text("fotoğrafını çekin ya da seçin")
+        with phone.expect_response(re.compile(r"/api/vin/pairings/[^/]+/photo$")) as read:
+            dialog.get_by_text("Fotoğraf çek / seç").locator("input[type=file]").set_input_files(
+                barcode_image("qr_code", VIN_GOLF, tmp_path / "photo.png")
+            )
+        assert read.value.status == 200
+        expect(dialog.get_by_role("status")).to_contain_text("Doğru VIN'e dokunun:")
+        dialog.get_by_role("button", name=VIN_GOLF).click()
 
-            expect(phone.locator("[data-pair-status]")).to_have_text(f"Tezgâhtaki bilgisayara gönderildi: {VIN_GOLF}")
-            expect(counter).to_have_url(re.compile(r"/vehicles/\d+$"), timeout=WAIT_MS)
-            expect(counter.get_by_text(VIN_GOLF)).to_be_visible()
-        finally:
-            browser.close()
+        expect(phone.locator("[data-pair-status]")).to_have_text(f"Tezgâhtaki bilgisayara gönderildi: {VIN_GOLF}")
+        expect(counter).to_have_url(re.compile(r"/vehicles/\d+$"), timeout=WAIT_MS)
+        expect(counter.get_by_text(VIN_GOLF)).to_be_visible()
     assert errors == []
 
 
@@ -250,9 +241,9 @@ def test_a_server_without_tesseract_has_the_dialog_say_that_printed_text_is_not_
 
     page.get_by_role("button", name="Tara", exact=True).click()
     dialog = page.get_by_role("dialog", name="VIN'i okutun")
-    dialog.get_by_text("Fotoğraf çek / seç").locator("input[type=file]").set_input_files(
-        barcode_image("qr_code", VIN_GOLF, tmp_path / "photo.png")
-    )
+    photo = dialog.get_by_text("Fotoğraf çek / seç")
+    expect(photo).to_be_visible()  # offered once the camera has failed, as a clerk would see it
+    photo.locator("input[type=file]").set_input_files(barcode_image("qr_code", VIN_GOLF, tmp_path / "photo.png"))
 
     expect(dialog.get_by_role("status")).to_have_text(
         "Bu sunucuda yazılı metin okuma kapalı: yalnızca barkodlar okundu. Doğru VIN'e dokunun:"
@@ -340,36 +331,29 @@ MediaStreamTrack.prototype.applyConstraints = async function (constraints) {
 
 
 def test_a_code_that_is_no_vin_does_not_count_the_torch_toggles_and_closing_stops_the_camera(scan_server, tmp_path):
-    require_chromium()
-    from playwright.sync_api import sync_playwright
-
     video = fake_camera_video(barcode_image("qr_code", "https://example.com/kampanya", tmp_path / "code.png"), tmp_path)
     url, dealer = scan_server
     errors: list[str] = []
-    with sync_playwright() as playwright:
-        browser = camera_browser(playwright, video)
-        try:
-            tab = new_tab(browser, errors)
-            tab.add_init_script(TRACK_SPY)
-            sign_in(tab, url, dealer)
-            tab.goto(url + "/vin")
+    with chromium(video) as browser:
+        tab = new_tab(browser, errors)
+        tab.add_init_script(TRACK_SPY)
+        sign_in(tab, url, dealer)
+        tab.goto(url + "/vin")
 
-            tab.get_by_role("button", name="Tara", exact=True).click()
-            dialog = tab.get_by_role("dialog", name="VIN'i okutun")
-            expect(dialog.get_by_role("status")).to_have_text(
-                "Okunan kod bir VIN değil. Şasi numarasının barkodunu çerçeveye tutun.", timeout=WAIT_MS
-            )
-            torch = dialog.get_by_role("button", name="Fener")
-            torch.click()
-            expect(torch).to_have_attribute("aria-pressed", "true")
-            assert tab.evaluate("window.torchAsked") == [True]
-            dialog.get_by_role("button", name="Kapat").click()
+        tab.get_by_role("button", name="Tara", exact=True).click()
+        dialog = tab.get_by_role("dialog", name="VIN'i okutun")
+        expect(dialog.get_by_role("status")).to_have_text(
+            "Okunan kod bir VIN değil. Şasi numarasının barkodunu çerçeveye tutun.", timeout=WAIT_MS
+        )
+        torch = dialog.get_by_role("button", name="Fener")
+        torch.click()
+        expect(torch).to_have_attribute("aria-pressed", "true")
+        assert tab.evaluate("window.torchAsked") == [True]
+        dialog.get_by_role("button", name="Kapat").click()
 
-            expect(dialog).to_be_hidden()
-            assert tab.evaluate("window.stoppedTracks") >= 1
-            assert tab.evaluate("document.querySelector('[data-scan-video]').srcObject") is None
-            expect(tab.locator("#decode-vin")).to_have_value("")
-            assert len(frame_times(tab)) >= 2  # it kept reading while the code was no VIN
-        finally:
-            browser.close()
+        expect(dialog).to_be_hidden()
+        assert tab.evaluate("window.stoppedTracks") >= 1
+        assert tab.evaluate("document.querySelector('[data-scan-video]').srcObject") is None
+        expect(tab.locator("#decode-vin")).to_have_value("")
+        assert len(frame_times(tab)) >= 2  # it kept reading while the code was no VIN
     assert errors == []

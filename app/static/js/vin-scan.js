@@ -78,6 +78,7 @@
       this.statusLine = dialog.querySelector("[data-scan-status]");
       this.stream = null;
       this.running = false;
+      this.photoChosen = false;
     }
 
     say(name, extra) {
@@ -86,6 +87,7 @@
     }
 
     async open() {
+      this.photoChosen = false;
       this.candidates.replaceChildren();
       this.candidates.hidden = true;
       this.photo.hidden = true;
@@ -103,7 +105,8 @@
         this.noCamera();
         return;
       }
-      if (!this.dialog.open) { this.stop(); return; } // closed while the browser asked for permission
+      // Closed, or a photo chosen, while the browser asked for permission: the camera is not wanted any more.
+      if (!this.dialog.open || this.photoChosen) { this.stop(); return; }
       this.video.srcObject = this.stream;
       await this.video.play().catch(() => {});
       this.live.hidden = false;
@@ -123,6 +126,7 @@
 
     noCamera() {
       this.live.hidden = true;
+      if (this.photoChosen) return; // a photo is being read: its answer owns the status line
       this.say(this.offerPhoto(true) ? "textNoCamera" : "textNoCameraNoPhoto");
     }
 
@@ -178,6 +182,9 @@
     }
 
     async sendPhoto(file) {
+      this.photoChosen = true;
+      this.stop(); // the clerk chose the photo: the live scan would only overwrite its answer
+      this.live.hidden = true;
       this.candidates.replaceChildren();
       this.candidates.hidden = true;
       this.say("textReading");
