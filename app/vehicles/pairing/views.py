@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 import segno
-from flask import Blueprint, Response, current_app, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, Response, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_limiter import RateLimitExceeded
 from flask_login import current_user
@@ -21,7 +21,6 @@ from app.vehicles.pairing import services
 from app.vehicles.pairing.throttles import create_throttle, poll_throttle
 
 bp = Blueprint("vehicles_pairing_views", __name__)
-PHOTO_SCAN_PATH = "/api/vin/scan"  # the photo reader (issue 29, item 2)
 
 
 @bp.errorhandler(RateLimitExceeded)
@@ -79,11 +78,9 @@ def phone_page(token: str):
 
 @bp.app_template_global("vin_photo_scan_url")
 def photo_scan_url() -> str:
-    """Where the scan dialog sends a photo: the photo reader needs a signed-in user, and "" hides the choice (signed
-    out, or an app without the reader). The phone's pairing page passes its link's own photo route instead."""
-    if not current_user.is_authenticated:
-        return ""
-    return PHOTO_SCAN_PATH if any(rule.rule == PHOTO_SCAN_PATH for rule in current_app.url_map.iter_rules()) else ""
+    """Where the scan dialog sends a photo: the signed-in user's own reader; "" (signed out) hides the choice. The
+    phone's pairing page passes its link's own photo route instead."""
+    return url_for("vehicles_scan_api.scan_photo") if current_user.is_authenticated else ""
 
 
 def _session_id() -> str:
