@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Mapped, mapped_column
@@ -55,6 +56,11 @@ class Category(db.Model):
     translation_version: Mapped[str | None] = mapped_column(sa.String(40))
     # When the Turkish of this category's name or of its part rows last changed (rendered copies key on it).
     translated_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # How many of a leaf's part rows fit the vehicle by its sources' facts alone (app.catalog.fit), set when its parts
+    # are stored; null before that. A dealer's answers to questions move some maybes (PartFit).
+    fit_yes: Mapped[int | None]
+    fit_no: Mapped[int | None]
+    fit_maybe: Mapped[int | None]
 
     __table_args__ = (
         # One row per upstream node under one parent (a root's parent is null: coalesced so it compares equal).
@@ -96,6 +102,12 @@ class Part(db.Model):
     name_tr: Mapped[str | None] = mapped_column(sa.String(400))  # Turkish runs longer than English
     name_tr_complete: Mapped[bool] = mapped_column(default=False, server_default=sa.false())
     translation_version: Mapped[str | None] = mapped_column(sa.String(40))
+    # Whether the part fits the vehicle (app.catalog.fit): its applicability as the sources state it (the condition
+    # tree, app.catalog.fit.codec), and the answer by the vehicle's facts alone, set when the row is stored: the
+    # status (yes, no or maybe) and the whole answer (reasons, question, unknown facts). Null on rows stored before.
+    applicability: Mapped[dict[str, Any] | None] = mapped_column(JsonDocument)
+    fit_status: Mapped[str | None] = mapped_column(sa.String(5))
+    fit: Mapped[dict[str, Any] | None] = mapped_column(JsonDocument)
 
     __table_args__ = (
         sa.Index(
@@ -151,6 +163,44 @@ class OemCopy(db.Model):
     part_id: Mapped[int | None] = mapped_column(sa.ForeignKey("part.id", ondelete="SET NULL"))
     oem_code: Mapped[str] = mapped_column(sa.String(60), index=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, index=True)
+
+
+class FitAnswer(db.Model):
+    """A dealer's answer to a fit question about one vehicle (gearbox, air conditioning, brake code...): it settles
+    the maybes hanging on that fact for this dealer, and is offered to the others as a colleague's answer."""
+
+    __tablename__ = "fit_answer"
+
+    vehicle_id: Mapped[int] = mapped_column(sa.ForeignKey("vehicle.id", ondelete="CASCADE"), primary_key=True)
+    user_id: Mapped[uuid.UUID] = mapped_column(sa.ForeignKey("user.id", ondelete="CASCADE"), primary_key=True)
+    fact: Mapped[str] = mapped_column(sa.String(80), primary_key=True)
+    value: Mapped[Any] = mapped_column(JsonDocument)
+    answered_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class PartFit(db.Model):
+    """A part's fit for one dealer where that dealer's answers changed it (only parts that are maybe by the sources'
+    facts alone): written again whole for the vehicle each time the dealer answers or changes an answer."""
+
+    __tablename__ = "part_fit"
+
+    user_id: Mapped[uuid.UUID] = mapped_column(sa.ForeignKey("user.id", ondelete="CASCADE"), primary_key=True)
+    part_id: Mapped[int] = mapped_column(sa.ForeignKey("part.id", ondelete="CASCADE"), primary_key=True)
+    vehicle_id: Mapped[int] = mapped_column(sa.ForeignKey("vehicle.id", ondelete="CASCADE"))
+    category_id: Mapped[int] = mapped_column(sa.ForeignKey("category.id", ondelete="CASCADE"))
+    fit_status: Mapped[str] = mapped_column(sa.String(5))
+    fit: Mapped[dict[str, Any]] = mapped_column(JsonDocument)
+
+    __table_args__ = (sa.Index("ix_part_fit_user_id_vehicle_id", "user_id", "vehicle_id", "category_id"),)
+
+
+class FitPreference(db.Model):
+    """A dealer's "only what fits" switch (Sadece uyanlar), remembered across pages and devices."""
+
+    __tablename__ = "fit_preference"
+
+    user_id: Mapped[uuid.UUID] = mapped_column(sa.ForeignKey("user.id", ondelete="CASCADE"), primary_key=True)
+    fitting_only: Mapped[bool] = mapped_column(default=False)
 
 
 # ORM changes of a name or code keep the search keys in step (inserts are covered by the column defaults).

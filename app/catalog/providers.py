@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from app.catalog.fit.conditions import Condition
 from app.sources import pool as source_pool
 from app.sources.catapi import CatapiError, CatapiRateLimitedError, CatapiSource
 from app.sources.catapi import PartRow as CatapiRow
@@ -64,6 +65,8 @@ class PartLine:
     reference_code: str | None = None
     label: str = ""
     quantity: int | None = None  # how many the drawing takes; None when the upstream gives no count
+    # Which vehicles the row is for, as its source states it (app.catalog.fit); None: the source states nothing.
+    applicability: Condition | None = None
 
 
 @dataclass(frozen=True)

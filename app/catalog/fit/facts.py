@@ -21,6 +21,9 @@ DRIVE_SIDE = "drive_side"  # LHD or RHD
 BRAKE_CODE = "brake_code"
 AIRCON = "aircon"
 AWD = "awd"
+PLANT = "plant"  # the VIN's plant letter (position 11)
+# The catalog API's criteria string for the car: a part it lists only without the criteria is not for this car.
+CRITERIA = "criteria"
 
 MANUAL, AUTOMATIC = "MANUAL", "AUTOMATIC"
 LHD, RHD = "LHD", "RHD"
@@ -84,6 +87,8 @@ class VehicleFacts:
     brake_code: str | None = None
     aircon: bool | None = None
     awd: bool | None = None
+    plant: str | None = None
+    criteria: str | None = None
     answers: Mapping[str, FactValue] = field(default_factory=dict, hash=False)
 
     def __post_init__(self) -> None:
@@ -134,5 +139,7 @@ _SOURCE_FIELDS = frozenset(
         BRAKE_CODE,
         AIRCON,
         AWD,
+        PLANT,
+        CRITERIA,
     }
 )
