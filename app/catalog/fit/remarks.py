@@ -8,8 +8,20 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from app.catalog.fit.conditions import Condition, OneOf, fact_is
-from app.catalog.fit.facts import AIRCON, AUTOMATIC, AWD, BRAKE_CODE, DOORS, DRIVE_SIDE, GEARBOX_KIND, LHD, MANUAL, RHD
+from app.catalog.fit.conditions import Condition, DateRange, NotUnderstood, OneOf, fact_is, has_option
+from app.catalog.fit.facts import (
+    AIRCON,
+    AUTOMATIC,
+    AWD,
+    BRAKE_CODE,
+    DOORS,
+    DRIVE_SIDE,
+    GEARBOX_KIND,
+    LHD,
+    MANUAL,
+    RHD,
+    BuildDate,
+)
 from app.core.text import fold
 
 
@@ -35,6 +47,24 @@ def _doors(counts: str) -> OneOf:
     return OneOf(DOORS, frozenset(int(count) for count in re.findall(r"[2-5]", counts)))
 
 
+def _months(match: re.Match[str]) -> list[BuildDate]:
+    numbers = [int(group) for group in match.groups() if group and group.isdigit()]
+    return [BuildDate(year, month) for month, year in zip(numbers[::2], numbers[1::2], strict=True)]
+
+
+def _dated(build: Callable[[list[BuildDate]], DateRange]) -> Callable[[re.Match[str]], Condition]:
+    """A date rule's condition; a month out of range ("13.2015") is a rule not understood, never an error."""
+
+    def condition(match: re.Match[str]) -> Condition:
+        try:
+            return build(_months(match))
+        except ValueError:
+            return NotUnderstood(match.group(0))
+
+    return condition
+
+
+_MONTH = r"(\d{1,2})[./]((?:19|20)\d{2})"
 _AIRCON_WORDS = r"(air[\s-]?conditioning|a/c|klimaanlage|klima)"
 _VEHICLES_WITH = r"(\s+(vehicles|cars|fahrzeuge)(\s+(with|mit))?)?"
 _AWD_WORDS = r"(4\s?motion|all[\s-]wheel[\s-]drive|awd|quattro|4x4|allrad(antrieb)?|xdrive|dort\s+ceker)"
@@ -42,6 +72,17 @@ _AWD_WORDS = r"(4\s?motion|all[\s-]wheel[\s-]drive|awd|quattro|4x4|allrad(antrie
 # Order matters: a rule's match hides its text from the rules after it, so the negative forms come first
 # ("without air conditioning" must not also read as "with air conditioning").
 REMARK_RULES: list[RemarkRule] = [
+    # build dates as the catalogs print them: "06.2015-11.2017", "from 06.2015", "up to 11.2017", "06.2015 itibaren"
+    _rule(rf"\b{_MONTH}\s*[-\u2013]\s*{_MONTH}\b", _dated(lambda months: DateRange(months[0], months[1]))),
+    _rule(
+        rf"\b(?:from|since|ab|seit)\s+{_MONTH}\b|\b{_MONTH}(?:'?\s*(?:den|dan|ten|tan))?\s+itibaren\b",
+        _dated(lambda months: DateRange(start=months[0])),
+    ),
+    _rule(
+        rf"\b(?:up\s+to|until|till|to|bis)\s+{_MONTH}\b|\b{_MONTH}(?:'?\s*(?:ye|ya|e|a))?\s+(?:tarihine\s+)?kadar\b",
+        _dated(lambda months: DateRange(end=months[0])),
+    ),
+    _rule(r"\bpr(?:-code)?\s*:\s*([0-9a-z]{3})\b", lambda match: has_option(match.group(1))),
     _rule(
         rf"\b(without|w/o|ohne|not\s+for{_VEHICLES_WITH})\s+{_AIRCON_WORDS}(?!\w)|\bklimasiz\b",
         fact_is(AIRCON, False),

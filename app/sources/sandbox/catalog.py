@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
+from app.catalog.fit.facts import BuildDate
+
 DEFAULT_SEED = 20240601
 
 # The teaser ranges of the spec, which the fully loaded vehicle meets.
@@ -47,6 +49,47 @@ class CatalogPart:
     remark: str | None = None
     reference_code: str | None = None  # set on reference rows: the illustration they point to
     quantity: int | None = None  # how many the drawing takes; None: as needed, or not said (reference rows)
+    fit: RowFit | None = None  # which cars of the family the row is for; None: every one (and reference rows)
+
+    @property
+    def notice(self) -> str | None:
+        """The remark with the condition only the remark states, as the sources print it."""
+        return _joined(self.remark, self.fit.note if self.fit else None)
+
+    @property
+    def notice_with_dates(self) -> str | None:
+        """The notice with the row's build-date range in words, as the web catalog prints it."""
+        return _joined(self.remark, self.fit.dates if self.fit else None, self.fit.note if self.fit else None)
+
+
+@dataclass(frozen=True, slots=True)
+class RowFit:
+    """Which cars of a vehicle's family a part row is for; each source states its own share of it.
+
+    `model_codes` name engine variants (the vehicle's own code and one per other engine), `options` is an option-code
+    expression as the portal writes it ("1ZD/1ZF", "!9AA"), `note` a condition only the remark states ("with air
+    conditioning") that no source's facts settle.
+    """
+
+    model_codes: tuple[str, ...] = ()
+    date_from: BuildDate | None = None
+    date_to: BuildDate | None = None
+    options: str | None = None
+    engine_codes: tuple[str, ...] = ()
+    gearbox_codes: tuple[str, ...] = ()
+    note: str | None = None
+
+    @property
+    def dates(self) -> str | None:
+        """ "06.2015-11.2017", "from 06.2015", "to 11.2017"; None without a range."""
+        start, end = (f"{date.month:02d}.{date.year}" if date else None for date in (self.date_from, self.date_to))
+        if start and end:
+            return f"{start}-{end}"
+        return f"from {start}" if start else f"to {end}" if end else None
+
+
+def _joined(*texts: str | None) -> str | None:
+    return "; ".join(text for text in texts if text) or None
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +157,7 @@ class Vehicle:
     model_code: str
     categories: tuple[Category, ...]
     listings: tuple[CarListing, ...]
+    build: VehicleBuild
 
     @property
     def parameters(self) -> dict[str, str]:
@@ -127,7 +171,32 @@ class Vehicle:
 
     @property
     def criteria(self) -> str:
-        return f"modelCode={self.model_code};engine={self.engine};year={self.year}"
+        """The catalog API's criteria for the VIN's car: its variant, build date and option codes."""
+        build = self.build
+        return (
+            f"modelCode={self.model_code};engineCode={build.engine_codes[self.engine]};gearboxCode={build.gearbox_code}"
+            f";buildDate={build.build_date};market={build.market};year={self.year};pr={','.join(build.options)}"
+        )
+
+    def listing_criteria(self, listing: CarListing) -> str:
+        """A listed car's criteria: its engine variant and year, no build date and no options (a browsed car)."""
+        return (
+            f"modelCode={self.build.variant_codes[listing.engine]};engineCode={self.build.engine_codes[listing.engine]}"
+            f";gearboxCode={self.build.gearbox_code};year={listing.year}"
+        )
+
+    @property
+    def build_data(self) -> dict[str, object]:
+        """The portal's build data of the VIN's car."""
+        build = self.build
+        return {
+            "modelCode": self.model_code,
+            "engineCode": build.engine_codes[self.engine],
+            "gearboxCode": build.gearbox_code,
+            "buildDate": f"{build.build_date.month:02d}.{build.build_date.year}",
+            "market": build.market,
+            "prCodes": list(build.options),
+        }
 
     def all_categories(self) -> Iterator[Category]:
         for main in self.categories:
@@ -148,6 +217,19 @@ class Vehicle:
         """Categories, parts and schema pictures, as the teaser counts them."""
         schemas = list(self.all_schemas())
         return sum(1 for _ in self.all_categories()), sum(len(item.parts) for item in schemas), len(schemas)
+
+
+@dataclass(frozen=True)
+class VehicleBuild:
+    """The VIN's car beyond its catalog listing: the family's variants and this car's build (all from hashes)."""
+
+    variant_codes: dict[str, str]  # engine -> model code (the vehicle's own engine has the vehicle's model code)
+    engine_codes: dict[str, str]  # engine -> engine code
+    gearbox_code: str
+    other_gearbox_code: str  # the family's other gearbox, for rows of the gearbox it does not have
+    build_date: BuildDate
+    market: str
+    options: tuple[str, ...]  # one option code per option family
 
 
 @dataclass(frozen=True, slots=True)
@@ -391,6 +473,7 @@ GRID_COLUMNS, GRID_ROWS = 10, 7  # callout cells per picture; more than the most
 class _VehicleGenerator:
     spec: VehicleSpec
     rng: random.Random
+    build: VehicleBuild
 
     def categories(self) -> tuple[Category, ...]:
         mains = [(main, self._pick_subgroups(main)) for main in MAIN_GROUPS]
@@ -483,7 +566,8 @@ class _VehicleGenerator:
         remark, quantity = self._remark(), _quantity(key)
         if remark and (count := COUNT_REMARK.fullmatch(remark)):  # a "3x" remark is the row's quantity
             remark, quantity = None, int(count.group(1))
-        return CatalogPart(key, oem, name_en, name_tr, position, unavailable, remark, quantity=quantity)
+        fit = _row_fit(key, self.spec, self.build)
+        return CatalogPart(key, oem, name_en, name_tr, position, unavailable, remark, quantity=quantity, fit=fit)
 
     def _remark(self) -> str | None:
         roll = self.rng.random()
@@ -528,6 +612,122 @@ def _quantity(key: str) -> int | None:
     return next(quantity for limit, quantity in QUANTITY_SHARES if share < limit)
 
 
+# --- applicability: from hashes of the keys, never from the generator's stream (see `_quantity`) -------------------
+
+OPTION_FAMILIES = (("1ZF", "1ZD", "1KD"), ("9AK", "9AB", "9AA"), ("8K1", "8K4"), ("4L2", "4L6"), ("1N3", "1N7"))
+BMW_OPTION_FAMILIES = (("S534A", "S548A"), ("S430A", "S431A"), ("S2VBA", "S2VFA"), ("S5ACA", "S5AAA"))
+_CODE_LETTERS = "ABCDEFGHJKLMNPRSTVWXYZ"
+_VARIANT_LETTERS = "BCDEFGHJK"
+AWD_NAMES = {"vag": "4MOTION", "bmw": "xDrive"}
+MARKET = "TR"
+
+# Shares of a picture's rows (per thousand, cumulative) by what their applicability states; the rest fit every car.
+_FIT_SHARES = (
+    (220, "variant"),  # for one engine variant (a water pump per engine): its model code
+    (300, "dates"),  # a build-date range around the car's
+    (360, "options"),  # an option-code expression over one or two option families
+    (390, "note"),  # a condition only the remark states (air conditioning, gearbox kind, doors, AWD, LHD)
+    (420, "engine"),  # for one engine code
+    (440, "gearbox"),  # for one of the family's two gearboxes
+)
+
+
+def _hash(text: str) -> int:
+    return zlib.crc32(text.encode())
+
+
+def _code(text: str, length: int) -> str:
+    value = _hash(text)
+    return "".join(_CODE_LETTERS[(value >> (5 * index)) % len(_CODE_LETTERS)] for index in range(length))
+
+
+def _option_families(spec: VehicleSpec) -> tuple[tuple[str, ...], ...]:
+    return BMW_OPTION_FAMILIES if spec.oem_style == "bmw" else OPTION_FAMILIES
+
+
+def _vehicle_build(spec: VehicleSpec) -> VehicleBuild:
+    engines = list(dict.fromkeys((spec.engine, *spec.engines)))
+    variants = {
+        engine: spec.model_code if engine == spec.engine else f"{spec.model_code}{_VARIANT_LETTERS[index]}"
+        for index, engine in enumerate(engines)
+    }
+    built = _hash(f"{spec.key}/build")
+    return VehicleBuild(
+        variant_codes=variants,
+        engine_codes={engine: _code(f"{spec.key}/engine/{engine}", 4) for engine in engines},
+        gearbox_code=spec.gearbox.replace(" ", "").upper(),
+        other_gearbox_code=_code(f"{spec.key}/gearbox", 3) + str(built % 10),
+        build_date=BuildDate(spec.year, 1 + built % 12),
+        market=MARKET,
+        options=tuple(
+            family[_hash(f"{spec.key}/option/{family[0]}") % len(family)] for family in _option_families(spec)
+        ),
+    )
+
+
+def _row_fit(key: str, spec: VehicleSpec, build: VehicleBuild) -> RowFit | None:
+    """Which cars of the family a part row is for, from a hash of its key."""
+    roll = _hash(f"{key}/fit")
+    share, pick = roll % 1000, roll // 1000
+    kind = next((kind for limit, kind in _FIT_SHARES if share < limit), None)
+    engines = list(build.variant_codes)
+    match kind:
+        case "variant":
+            return RowFit(model_codes=(build.variant_codes[engines[pick % len(engines)]],))
+        case "dates":
+            return _dates_fit(build.build_date, pick)
+        case "options":
+            return RowFit(options=_option_expression(_option_families(spec), pick))
+        case "note":
+            return RowFit(note=_note(spec, pick))
+        case "engine":
+            return RowFit(engine_codes=(build.engine_codes[engines[pick % len(engines)]],))
+        case "gearbox":
+            return RowFit(gearbox_codes=((build.gearbox_code, build.other_gearbox_code)[pick % 2],))
+    return None
+
+
+def _dates_fit(built: BuildDate, pick: int) -> RowFit:
+    """From, to, or from-to a month up to 30 months either side of the car's build."""
+    edge = built.shifted(pick % 61 - 30)
+    match (pick // 61) % 3:
+        case 0:
+            return RowFit(date_from=edge)
+        case 1:
+            return RowFit(date_to=edge)
+    return RowFit(date_from=edge, date_to=edge.shifted(12 + pick % 24))
+
+
+def _option_expression(families: tuple[tuple[str, ...], ...], pick: int) -> str:
+    """One code, two alternatives, a NOT, or one code AND one of another family."""
+    family, other = families[pick % len(families)], families[(pick // 7 + 1) % len(families)]
+    first, second = family[(pick // 3) % len(family)], family[(pick // 3 + 1) % len(family)]
+    match (pick // 11) % 4:
+        case 0:
+            return first
+        case 1:
+            return f"{first}/{second}"
+        case 2:
+            return f"!{first}"
+    return first if other is family else f"{first}+{other[(pick // 5) % len(other)]}"
+
+
+def _note(spec: VehicleSpec, pick: int) -> str:
+    awd = AWD_NAMES.get(spec.oem_style, "all-wheel drive")
+    notes = (
+        "with air conditioning",
+        "without air conditioning",
+        "automatic gearbox",
+        "manual gearbox",
+        "2-door",
+        "4/5-door",
+        awd,
+        f"not for {awd}",
+        "LHD",
+    )
+    return notes[pick % len(notes)]
+
+
 def _hex_id(rng: random.Random) -> str:
     return f"{rng.getrandbits(64):016x}"
 
@@ -537,13 +737,13 @@ def _model_id(seed: int, catalog_id: str, model: str) -> str:
 
 
 def _vehicle(seed: int, spec: VehicleSpec) -> Vehicle:
-    generator = _VehicleGenerator(spec, random.Random(f"{seed}/{spec.key}"))
+    generator = _VehicleGenerator(spec, random.Random(f"{seed}/{spec.key}"), _vehicle_build(spec))
     car_id = _hex_id(generator.rng)
     categories = generator.categories()
     return Vehicle(
         spec.key, car_id, spec.catalog_id, _model_id(seed, spec.catalog_id, spec.model), spec.brand, spec.model,
         spec.name, spec.year, spec.engine, spec.gearbox, spec.body, spec.model_code, categories,
-        generator.listings(car_id),
+        generator.listings(car_id), generator.build,
     )  # fmt: skip
 
 
