@@ -268,8 +268,10 @@ class CatapiSource:
         )
         return Page(items, total, page, limit)
 
-    def parts(self, catalog: str, car_id: str, group_id: str) -> PartsSheet:
-        payload, _ = self._get(f"/catalogs/{catalog}/parts2", {"carId": car_id, "groupId": group_id})
+    def parts(self, catalog: str, car_id: str, group_id: str, criteria: str | None = None) -> PartsSheet:
+        """A picture's part rows; with the car's `criteria`, only the rows the upstream says are for that car."""
+        params = {"carId": car_id, "groupId": group_id, **({"criteria": criteria} if criteria else {})}
+        payload, _ = self._get(f"/catalogs/{catalog}/parts2", params)
         return _parts_sheet(payload)
 
     def image(self, url: str) -> bytes:
@@ -403,10 +405,17 @@ def _car(item: dict) -> Car:
             engine=parameters.get("engine"),
             criteria=item.get("criteria"),
             parameters=parameters,
-            raw={"name": item.get("name"), "modelId": item.get("modelId")},
+            raw={"name": item.get("name"), "modelId": item.get("modelId"), **_option_codes(item.get("optionCodes"))},
         )
     except (KeyError, TypeError) as error:
         raise CatapiUnavailableError(f"unexpected car: missing {error}") from error
+
+
+def _option_codes(codes: Any) -> dict[str, list[str]]:
+    """car/info's complete option (PR) code list, kept in the car's raw data; nothing when the answer has none."""
+    if not isinstance(codes, list):
+        return {}
+    return {"optionCodes": [str(code) for code in codes if isinstance(code, str | int) and str(code).strip()]}
 
 
 def _parameter(item: dict) -> CarParameter:

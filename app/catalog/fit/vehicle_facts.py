@@ -3,8 +3,8 @@
 Pure: no database, no request. What each source stores (app.vehicles.writes.vehicle_row keeps `criteria`,
 `parameters` and the source's own `raw` keys):
 
-- every source: `parameters` (year, modelCode, engineCode, gearbox, body: the car as the catalog lists it); for a
-  browsed car without a VIN these are all there is.
+- every source: `parameters` (year, modelCode, engineCode, gearbox, body: the car as the catalog lists it; the web
+  catalog's VIN answer adds buildDate); for a browsed car without a VIN these are all there is.
 - catapi: `criteria` "modelCode=AU;buildDate=2017-03;..." and `optionCodes` (the car's complete option list).
 - portal: `buildData` {modelCode, engineCode, gearboxCode, buildDate "MM.YYYY", market, prCodes (complete)}.
 - the VIN: the model year where the make encodes it (North American WMIs, the VW group's), and then the plant.
@@ -42,7 +42,8 @@ _VIN = re.compile(r"^[A-HJ-NPR-Z0-9]{17}$")
 
 _MONTH_YEAR = re.compile(r"^\s*(\d{1,2})[./](\d{4})\s*$")  # "03.2017", "3/2017"
 _YEAR_MONTH = re.compile(r"^\s*(\d{4})-(\d{1,2})\s*$")  # "2017-03"
-_CODE = re.compile(r"^[A-Z0-9][A-Z0-9 .\-/]{0,29}$")  # codes and the catalogs' body names
+_CODE = re.compile(r"^[A-Z0-9][A-Z0-9.\-]{0,19}$")  # a code has no blanks: "Multidrive S" names a gearbox
+_BODY = re.compile(r"^[A-Z0-9][A-Z0-9 .\-/]{0,29}$")
 
 # Keys of the parameters, the catalog API's criteria and the portal's build data -> fact names.
 _PARAMETER_KEYS = {
@@ -52,6 +53,7 @@ _PARAMETER_KEYS = {
     "gearboxCode": GEARBOX_CODE,
     "body": BODY_STYLE,
     "year": MODEL_YEAR,
+    "buildDate": BUILD_DATE,  # the web catalog's VIN answer gives it
 }
 _CRITERIA_KEYS = {
     "modelCode": MODEL_CODE,
@@ -166,7 +168,7 @@ def _fact_value(fact: str, value: Any) -> FactValue | None:
         text = str(value).strip()
         return int(text) if text.isdigit() and 1900 <= int(text) <= 2100 else None
     text = str(value).strip().upper()
-    return text if _CODE.match(text) else None
+    return text if (_BODY if fact == BODY_STYLE else _CODE).match(text) else None
 
 
 def build_date(value: Any) -> BuildDate | None:

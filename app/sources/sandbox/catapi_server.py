@@ -18,8 +18,12 @@ from werkzeug.exceptions import HTTPException, NotFound
 from werkzeug.routing import Map, Rule
 from werkzeug.wrappers import Request, Response
 
+from app.catalog.fit.evaluate import NO, evaluate
+from app.catalog.fit.facts import VehicleFacts
+from app.catalog.fit.rules import applicability
+from app.catalog.fit.vehicle_facts import facts_from, parse_criteria
 from app.core.loopback import LoopbackServer
-from app.sources.sandbox.catalog import DEFAULT_SEED, CarListing, Category, SchemaPicture, Vehicle
+from app.sources.sandbox.catalog import DEFAULT_SEED, CarListing, CatalogPart, Category, SchemaPicture, Vehicle
 from app.sources.sandbox.common import Sandbox
 from app.sources.sandbox.schema_image import render_schema_png
 
@@ -307,7 +311,8 @@ class CatapiSandbox(Sandbox):
         schema = vehicle.schema(request.args.get("groupId", ""))
         if schema is None:
             raise LookupError("schema")
-        return _json(_parts_json(schema, vehicle, request))
+        criteria = request.args.get("criteria", "").strip()
+        return _json(_parts_json(schema, vehicle, request, _criteria_facts(criteria) if criteria else None))
 
     def _image(self, vehicle_key: str, code: str) -> Response:
         if vehicle_key not in {vehicle.key for vehicle in self.catalog.vehicles}:
@@ -349,8 +354,12 @@ def _idx(key: str, value: str) -> str:
 def _car_json(
     vehicle: Vehicle, car_id: str, name: str, vin: str | None = None, listing: CarListing | None = None
 ) -> dict:
-    """A car as catapi answers it; a listed engine variant gives its own year, engine and gearbox."""
-    own = vehicle.parameters if listing is None else {**vehicle.parameters, **_listing_parameters(vehicle, listing)}
+    """A car as catapi answers it; a listed engine variant gives its own year, engine, gearbox and model code, and
+    criteria without a build date or options; a VIN's car its complete option codes."""
+    own = vehicle.parameters
+    if listing is not None:
+        variant = {"modelCode": vehicle.build.variant_codes[listing.engine]}
+        own = {**own, **_listing_parameters(vehicle, listing), **variant}
     parameters = [{"key": key, "name": key, "value": value} for key, value in own.items()]
     return {
         "catalogId": vehicle.catalog_id,
@@ -362,8 +371,9 @@ def _car_json(
         "modelId": vehicle.model_id,
         "modelName": vehicle.model,
         "vin": vin,
-        "criteria": vehicle.criteria,
+        "criteria": vehicle.criteria if listing is None else vehicle.listing_criteria(listing),
         "parameters": parameters,
+        **({"optionCodes": list(vehicle.build.options)} if listing is None else {}),
     }
 
 
@@ -398,16 +408,39 @@ def _schema_group_json(schema: SchemaPicture, category_id: str, vehicle: Vehicle
     }
 
 
-def _parts_json(schema: SchemaPicture, vehicle: Vehicle, request: Request) -> dict:
+def _criteria_facts(criteria: str) -> VehicleFacts:
+    """The facts a criteria string fixes: its codes, build date and (the VIN's car) its complete option list."""
+    options = parse_criteria(criteria).get("pr")
+    raw = {"criteria": criteria, **({"optionCodes": options.split(",")} if options is not None else {})}
+    return facts_from(None, "catapi", raw, {})
+
+
+def _contradicted(part: CatalogPart, facts: VehicleFacts) -> bool:
+    """Whether the row's variant, date, option, engine or gearbox conditions contradict the criteria (its remark's
+    conditions are not the filter's business: the client reads them from the notice)."""
+    fit = part.fit
+    if fit is None:
+        return False
+    condition = applicability(
+        options=fit.options, dates=fit.dates, model_codes=fit.model_codes, engine_codes=fit.engine_codes,
+        gearbox_codes=fit.gearbox_codes,
+    )  # fmt: skip
+    return evaluate(facts, condition).status == NO
+
+
+def _parts_json(schema: SchemaPicture, vehicle: Vehicle, request: Request, facts: VehicleFacts | None = None) -> dict:
+    """A picture's rows; with the criteria's facts, without the rows they contradict (catapi's parts2 filter)."""
     groups: dict[str | None, list[dict]] = {}
     for part in schema.parts:
+        if facts is not None and _contradicted(part, facts):
+            continue
         groups.setdefault(part.position, []).append(
             {
                 "id": part.key,
                 "number": part.oem,
                 "name": part.name_en,
                 "positionNumber": part.position,
-                "notice": part.remark,
+                "notice": part.notice,
                 "quantity": part.quantity,  # null: as needed (and on reference rows)
                 "unavailable": part.unavailable,
             }
