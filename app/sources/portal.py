@@ -16,7 +16,7 @@ import logging
 import re
 import threading
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
@@ -107,6 +107,12 @@ class PortalPart:
     reference_code: str | None = None  # set on reference rows: the illustration they point to
     label: str = ""  # what to display: the name, with the 'see table' phrasing stripped on reference rows
     quantity: int | None = None  # the Adet column (app.sources.quantity); None: empty ("as needed") or no count
+    # Which cars the row is for, as the portal writes it (app.catalog.fit.rules reads them): the PR column's option
+    # expression ("1ZD/1ZF+!9AA"), the date column ("06.2015-11.2017", "06.2015 itibaren"), engine and gearbox codes.
+    options: str | None = None
+    dates: str | None = None
+    engine_codes: tuple[str, ...] = ()
+    gearbox_codes: tuple[str, ...] = ()
 
     @property
     def is_reference(self) -> bool:
@@ -320,10 +326,19 @@ def _part(row: Tag) -> PortalPart:
     oem, name = _cell(row, "oem"), _cell(row, "name")
     if not oem or not name:
         raise PortalUnavailableError("parts: unexpected row")
-    return parse_part(
+    part = parse_part(
         oem, name, _cell(row, "pos") or None, _cell(row, "remark") or None,
         "unavailable" in (row.get("class") or []), _codes(_cell(row, "models")), parse_quantity(_cell(row, "qty")),
     )  # fmt: skip
+    if part.is_reference:
+        return part  # a pointer to another picture is for whichever car that picture is for
+    return replace(
+        part,
+        options=_cell(row, "pr") or None,
+        dates=_cell(row, "date") or None,
+        engine_codes=_codes(_cell(row, "engine")),
+        gearbox_codes=_codes(_cell(row, "gearbox")),
+    )
 
 
 def _car(item: dict, service: str) -> Car:
@@ -337,5 +352,20 @@ def _car(item: dict, service: str) -> Car:
         year=int(year) if isinstance(year, int | str) and str(year).isdigit() else None,
         engine=item.get("engine"),
         parameters={key: str(item[key]) for key in ("year", "engine", "gearbox", "body", "modelCode") if item.get(key)},
-        raw={"service": service, "vehicleId": str(item["vehicleId"]), "name": item.get("name")},
+        raw={"service": service, "vehicleId": str(item["vehicleId"]), "name": item.get("name"), **_build_data(item)},
     )
+
+
+BUILD_DATA_KEYS = ("modelCode", "engineCode", "gearboxCode", "buildDate", "market")
+
+
+def _build_data(item: dict) -> dict[str, dict[str, Any]]:
+    """The car's build data as the portal gives it (app.catalog.fit.vehicle_facts reads it); nothing when absent."""
+    build = item.get("buildData")
+    if not isinstance(build, dict):
+        return {}
+    kept: dict[str, Any] = {key: str(build[key]) for key in BUILD_DATA_KEYS if isinstance(build.get(key), str | int)}
+    codes = build.get("prCodes")
+    if isinstance(codes, list):
+        kept["prCodes"] = [str(code) for code in codes if isinstance(code, str) and code.strip()]
+    return {"buildData": kept}

@@ -15,7 +15,6 @@ import json
 import logging
 import re
 import secrets
-import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,6 +25,7 @@ from app.sources.sandbox.catalog import (
     DEFAULT_SEED,
     CatalogPart,
     Hotspot,
+    RowFit,
     SchemaPicture,
     Vehicle,
 )
@@ -296,8 +296,11 @@ class PortalSandbox(SingleServerSandbox):
         if schema is None:
             raise LookupError(code)
         parts = [part for part in schema.parts if position in (None, part.position)]
-        rows = "".join(_part_row(part, vehicle) for part in parts)
-        head = "<tr><th>Poz.</th><th>OEM</th><th>Parça adı</th><th>Adet</th><th>Açıklama</th><th>Model</th></tr>"
+        rows = "".join(_part_row(part) for part in parts)
+        head = (
+            "<tr><th>Poz.</th><th>OEM</th><th>Parça adı</th><th>Adet</th><th>Açıklama</th><th>Model</th><th>PR</th>"
+            "<th>Tarih</th><th>Motor</th><th>Şanzıman</th></tr>"
+        )
         title = html.escape(schema.title_tr)
         figure = _illustration_block(vehicle, schema, self.faults.pictures)
         return _page(heading, f'<h1>{title}</h1>{figure}<table class="parts"><thead>{head}</thead>'
@@ -324,6 +327,7 @@ def _vehicle_json(vehicle: Vehicle) -> dict:
         "gearbox": vehicle.gearbox,
         "body": vehicle.body,
         "modelCode": vehicle.model_code,
+        "buildData": vehicle.build_data,
     }
 
 
@@ -362,6 +366,18 @@ def _hotspot_item(spot: Hotspot) -> str:
     )
 
 
+# The conditions only a remark states, as the portal writes them in Turkish (app.catalog.fit.remarks reads both).
+TURKISH_NOTES = {
+    "with air conditioning": "klimalı",
+    "without air conditioning": "klimasız",
+    "automatic gearbox": "otomatik şanzıman",
+    "manual gearbox": "manuel şanzıman",
+    "2-door": "2 kapılı",
+    "4/5-door": "4/5 kapılı",
+    "LHD": "soldan direksiyonlu",
+}
+
+
 def _turkish_remark(remark: str | None) -> str:
     if not remark:
         return ""
@@ -372,11 +388,29 @@ def _turkish_remark(remark: str | None) -> str:
     return remark
 
 
-def _part_row(part: CatalogPart, vehicle: Vehicle) -> str:
+def _turkish_note(note: str) -> str:
+    if note.startswith("not for "):
+        return f"{note.removeprefix('not for ')} hariç"
+    return TURKISH_NOTES.get(note, note)
+
+
+def _turkish_dates(fit: RowFit) -> str:
+    start, end = (f"{date.month:02d}.{date.year}" if date else "" for date in (fit.date_from, fit.date_to))
+    if start and end:
+        return f"{start}-{end}"
+    return f"{start} itibaren" if start else f"{end} tarihine kadar" if end else ""
+
+
+def _part_row(part: CatalogPart) -> str:
+    """A part row; its applicability in the PR, date, engine, gearbox and model columns and the remark."""
     classes = "part unavailable" if part.unavailable else "part"
-    models = vehicle.model_code if zlib.crc32(part.key.encode()) % 3 == 0 else ""
     quantity = "" if part.quantity is None else str(part.quantity)  # an empty cell: as needed
-    cells = (part.position or "", part.oem, part.name_tr, quantity, _turkish_remark(part.remark), models)
-    names = ("pos", "oem", "name", "qty", "remark", "models")
+    fit = part.fit or RowFit()
+    remark = "; ".join(text for text in (_turkish_remark(part.remark), fit.note and _turkish_note(fit.note)) if text)
+    cells = (
+        part.position or "", part.oem, part.name_tr, quantity, remark, ", ".join(fit.model_codes), fit.options or "",
+        _turkish_dates(fit), ", ".join(fit.engine_codes), ", ".join(fit.gearbox_codes),
+    )  # fmt: skip
+    names = ("pos", "oem", "name", "qty", "remark", "models", "pr", "date", "engine", "gearbox")
     body = "".join(f'<td class="{name}">{html.escape(value)}</td>' for name, value in zip(names, cells, strict=True))
     return f'<tr class="{classes}">{body}</tr>'
