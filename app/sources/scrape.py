@@ -248,7 +248,7 @@ def _year(value: Any) -> int | None:
 
 
 def _parameters(element: Tag) -> dict[str, str]:
-    names = {"modelcode": "modelCode"}
+    names = {"modelcode": "modelCode", "builddate": "buildDate"}
     return {
         names.get(key[len("data-param-") :], key[len("data-param-") :]): str(value)
         for key, value in element.attrs.items()
@@ -301,4 +301,5 @@ def _part(row: Tag) -> PartRow:
     if oem is None or name is None:
         raise ScrapeUnavailableError("part row without OEM or name")
     unavailable = "unavailable" in (row.get("class") or [])
-    return PartRow(oem, name, cell("pos"), cell("remark"), unavailable, parse_quantity(cell("qty")))
+    models = tuple(code.strip() for code in (cell("models") or "").split(",") if code.strip())
+    return PartRow(oem, name, cell("pos"), cell("remark"), unavailable, parse_quantity(cell("qty")), models)

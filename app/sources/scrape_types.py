@@ -52,6 +52,7 @@ class PartRow:
     remark: str | None
     unavailable: bool = False
     quantity: int | None = None  # the Qty column (app.sources.quantity); None: "as needed", empty or no count
+    model_codes: tuple[str, ...] = ()  # the engine variants the row is for; empty: every one
 
 
 @dataclass(frozen=True)

@@ -93,7 +93,8 @@ def test_one_car_has_the_catapi_car_shape(source):
     assert (car.source, car.brand, car.model, car.car_id) == ("scrape", "Renault", "Clio", vehicle.car_id)
     assert car.catalog_id == catalog_code(vehicle) == "REN-BH"
     assert (car.year, car.engine, car.criteria) == (vehicle.year, vehicle.engine, vehicle.criteria)
-    assert car.parameters == vehicle.parameters  # the same keys catapi cars carry
+    built = vehicle.build.build_date  # the VIN answer adds the build month to the keys catapi cars carry
+    assert car.parameters == {**vehicle.parameters, "buildDate": f"{built.month:02d}.{built.year}"}
     assert car.raw["catalog_code"] == "REN-BH"
     assert car.raw["session"].startswith("ssd:REN-BH:")
     assert source.browser_pages == 0
@@ -138,8 +139,9 @@ def test_browse_brand_vehicle_group_parts(source):
     parts = source.parts("REN-BH", first.code)
     assert [(part.oem, part.name) for part in parts] == [(part.oem, part.name_en) for part in first.parts]
     assert [part.position for part in parts] == [part.position for part in first.parts]
-    assert [part.remark for part in parts] == [part.remark for part in first.parts]
+    assert [part.remark for part in parts] == [part.notice_with_dates for part in first.parts]
     assert [part.quantity for part in parts] == [part.quantity for part in first.parts]
+    assert [part.model_codes for part in parts] == [part.fit.model_codes if part.fit else () for part in first.parts]
 
 
 @pytest.mark.parametrize(

@@ -217,12 +217,13 @@ class ScrapeSandbox(SingleServerSandbox):
             f'<tr class="part{" unavailable" if part.unavailable else ""}">'
             f'<td class="oem">{escape(part.oem)}</td><td class="name">{escape(part.name_en)}</td>'
             f'<td class="qty">{_quantity_text(part)}</td><td class="pos">{escape(part.position or "")}</td>'
-            f'<td class="remark">{escape(part.remark or "")}</td></tr>'
+            f'<td class="remark">{escape(part.notice_with_dates or "")}</td>'
+            f'<td class="models">{escape(", ".join(part.fit.model_codes if part.fit else ()))}</td></tr>'
             for part in schema.parts
         )
         table = (
             f'<table id="parts" data-group-id="{escape(schema.code)}"><thead><tr><th>OEM</th><th>Name</th>'
-            f"<th>Qty</th><th>Pos.</th><th>Remark</th></tr></thead><tbody>{rows}</tbody></table>"
+            f"<th>Qty</th><th>Pos.</th><th>Remark</th><th>Models</th></tr></thead><tbody>{rows}</tbody></table>"
         )
         return _page("parts", schema.title_en, _schema_figure(code, schema, self.faults.pictures) + table)
 
@@ -236,7 +237,8 @@ class ScrapeSandbox(SingleServerSandbox):
         vin = request.args.get("vin", "").strip().upper()
         vehicles = self.cars_for_vin(vin)
         items = "".join(
-            f"<div {_attrs({**_vehicle_attrs(vehicle), 'class': 'candidate', 'data-index': index})}"
+            f"<div {_attrs({**_vehicle_attrs(vehicle), **_build_attrs(vehicle), 'class': 'candidate'})}"
+            f' data-index="{index}"'
             f' data-session="{_session(vin, vehicle)}"><span>{escape(vehicle.name)}</span></div>'
             for index, vehicle in enumerate(vehicles)
         )
@@ -327,6 +329,12 @@ def _vehicle_attrs(vehicle: Vehicle) -> dict[str, object]:
         "data-criteria": vehicle.criteria,
         **{f"data-param-{key.lower()}": value for key, value in vehicle.parameters.items()},
     }
+
+
+def _build_attrs(vehicle: Vehicle) -> dict[str, object]:
+    """What the VIN answer adds to the listed car: the build month (the web catalog prints no option codes)."""
+    built = vehicle.build.build_date
+    return {"data-param-builddate": f"{built.month:02d}.{built.year}"}
 
 
 def _session(vin: str, vehicle: Vehicle) -> str:
