@@ -10,7 +10,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from app.catalog.fit.conditions import Condition
+from app.catalog.fit import rules
+from app.catalog.fit.conditions import All, Condition, Not, fact_is
+from app.catalog.fit.facts import CRITERIA
 from app.sources import pool as source_pool
 from app.sources.catapi import CatapiError, CatapiRateLimitedError, CatapiSource
 from app.sources.catapi import PartRow as CatapiRow
@@ -144,7 +146,8 @@ def _node(item: PortalNode) -> Node:
     )
 
 
-def _part_line(row: PortalPart) -> PartLine:
+def _part_line(row: PortalPart, *also: Condition) -> PartLine:
+    """A part row with its applicability from what the source stated (a reference row points elsewhere: none)."""
     return PartLine(
         oem_code=row.oem,
         name=row.name,
@@ -155,7 +158,25 @@ def _part_line(row: PortalPart) -> PartLine:
         reference_code=row.reference_code,
         label=row.label,
         quantity=row.quantity,
+        applicability=None if row.is_reference else _stated(_applicability(row), *also),
     )
+
+
+def _applicability(row: PortalPart) -> All:
+    return rules.applicability(
+        options=row.options,
+        dates=row.dates,
+        model_codes=row.model_codes,
+        engine_codes=row.engine_codes,
+        gearbox_codes=row.gearbox_codes,
+        remark=row.remark,
+    )
+
+
+def _stated(applicability: All, *also: Condition) -> Condition | None:
+    """Every stated condition, or None when the source stated none."""
+    items = (*applicability.items, *also)
+    return All(items) if items else None
 
 
 class ScrapeTree:
@@ -209,12 +230,17 @@ def _illustration_code(name: str) -> str | None:
 
 
 class CatapiTree:
-    """The catalog API: groups by car, subgroups level by level; groups with parts are schema pictures (leaves)."""
+    """The catalog API: groups by car, subgroups level by level; groups with parts are schema pictures (leaves).
 
-    def __init__(self, source: CatapiSource, catalog: str, car_id: str) -> None:
+    With the car's criteria a picture's rows are asked for twice, without and with them: a row only in the unfiltered
+    answer is not for this car (the API knows why; it only says so by leaving the row out).
+    """
+
+    def __init__(self, source: CatapiSource, catalog: str, car_id: str, criteria: str | None = None) -> None:
         self.source = source
         self.catalog = catalog
         self.car_id = car_id
+        self.criteria = criteria
 
     def roots(self) -> list[Node]:
         return self._nodes(None)
@@ -225,12 +251,20 @@ class CatapiTree:
     def parts(self, category: CategoryRef) -> PartsPage:
         try:
             sheet = self.source.parts(self.catalog, self.car_id, category.external_id)
+            kept = self._kept(category.external_id)
         except CatapiError as error:
             raise _catapi_error(error) from error
-        lines = [_parsed(row) for row in sheet.parts]
+        left_out = Not(fact_is(CRITERIA, self.criteria or ""))
+        lines = [_parsed(row) if kept is None or row.id in kept else _parsed(row, left_out) for row in sheet.parts]
         spots = _spots(sheet.hotspots)
         picture = Picture(sheet.image_url, sheet.width, sheet.height, spots, lambda: self.source.image(sheet.image_url))
         return PartsPage(lines, picture if sheet.image_url else None)
+
+    def _kept(self, group_id: str) -> set[str] | None:
+        """The ids of the rows the API lists for the car's criteria; None without criteria."""
+        if not self.criteria:
+            return None
+        return {row.id for row in self.source.parts(self.catalog, self.car_id, group_id, self.criteria).parts}
 
     def _nodes(self, group_id: str | None) -> list[Node]:
         try:
@@ -254,9 +288,11 @@ def _catapi_error(error: CatapiError) -> ProviderError:
     return ProviderError(str(error))
 
 
-def _parsed(row: ScrapeRow | CatapiRow) -> PartLine:
+def _parsed(row: ScrapeRow | CatapiRow, *also: Condition) -> PartLine:
     """A part row of the other sources, with reference rows recognised the portal's way."""
-    return _part_line(parse_part(row.oem, row.name, row.position, row.remark, row.unavailable, quantity=row.quantity))
+    models = row.model_codes if isinstance(row, ScrapeRow) else ()
+    part = parse_part(row.oem, row.name, row.position, row.remark, row.unavailable, models, quantity=row.quantity)
+    return _part_line(part, *also)
 
 
 def _spots(boxes: tuple[HotspotBox, ...]) -> tuple[tuple[str, int, int, int, int], ...]:
@@ -290,7 +326,8 @@ def provider_for(vehicle: Vehicle, config: Mapping[str, Any]) -> TreeProvider | 
             sources["portal"], raw.get("service") or raw.get("catalogId") or "", raw.get("vehicleId") or ""
         )
     if vehicle.source == "catapi" and isinstance(sources.get("catapi"), CatapiSource):
-        return CatapiTree(sources["catapi"], raw.get("catalogId") or "", raw.get("carId") or "")
+        criteria = raw.get("criteria") if isinstance(raw.get("criteria"), str) else None
+        return CatapiTree(sources["catapi"], raw.get("catalogId") or "", raw.get("carId") or "", criteria)
     if vehicle.source == "scrape" and isinstance(sources.get("scrape"), ScrapeSource):
         return ScrapeTree(sources["scrape"], raw.get("catalog_code") or raw.get("catalogId") or "")
     return None
