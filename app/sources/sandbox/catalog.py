@@ -14,8 +14,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
-from app.catalog.fit.facts import BuildDate
-
 DEFAULT_SEED = 20240601
 
 # The teaser ranges of the spec, which the fully loaded vehicle meets.
@@ -62,6 +60,21 @@ class CatalogPart:
         return _joined(self.remark, self.fit.dates if self.fit else None, self.fit.note if self.fit else None)
 
 
+@dataclass(frozen=True, order=True, slots=True)
+class BuildDate:
+    """A month of production (the sandbox's own: an upstream shares no code with its clients)."""
+
+    year: int
+    month: int
+
+    def shifted(self, months: int) -> BuildDate:
+        index = self.year * 12 + self.month - 1 + months
+        return BuildDate(index // 12, index % 12 + 1)
+
+    def __str__(self) -> str:
+        return f"{self.year:04d}-{self.month:02d}"
+
+
 @dataclass(frozen=True, slots=True)
 class RowFit:
     """Which cars of a vehicle's family a part row is for; each source states its own share of it.
@@ -79,6 +92,26 @@ class RowFit:
     gearbox_codes: tuple[str, ...] = ()
     note: str | None = None
 
+    def contradicted_by(self, criteria: dict[str, str]) -> bool:
+        """Whether the row's variant, date, option, engine or gearbox conditions contradict a criteria string's
+        values (catapi's parts2 filter); a value the criteria lack contradicts nothing. Remark-only conditions are not
+        the filter's business: the client reads them from the notice."""
+        checks = (
+            ("modelCode", lambda value: value in self.model_codes, bool(self.model_codes)),
+            ("engineCode", lambda value: value in self.engine_codes, bool(self.engine_codes)),
+            ("gearboxCode", lambda value: value in self.gearbox_codes, bool(self.gearbox_codes)),
+            ("buildDate", self._within_dates, bool(self.date_from or self.date_to)),
+            ("pr", lambda value: _options_hold(self.options or "", set(value.split(","))), bool(self.options)),
+        )
+        return any(stated and key in criteria and not holds(criteria[key]) for key, holds, stated in checks)
+
+    def _within_dates(self, value: str) -> bool:
+        year, _, month = value.partition("-")
+        if not (year.isdigit() and month.isdigit()):
+            return True
+        built = BuildDate(int(year), int(month))
+        return (self.date_from is None or self.date_from <= built) and (self.date_to is None or built <= self.date_to)
+
     @property
     def dates(self) -> str | None:
         """ "06.2015-11.2017", "from 06.2015", "to 11.2017"; None without a range."""
@@ -86,6 +119,15 @@ class RowFit:
         if start and end:
             return f"{start}-{end}"
         return f"from {start}" if start else f"to {end}" if end else None
+
+
+def _options_hold(expression: str, fitted: set[str]) -> bool:
+    """The sandbox's option expressions ("A", "A/B", "!A", "A+B": "+" joins families, "/" alternatives)."""
+
+    def term(code: str) -> bool:
+        return code[1:] not in fitted if code.startswith("!") else code in fitted
+
+    return all(any(term(code) for code in family.split("/")) for family in expression.split("+"))
 
 
 def _joined(*texts: str | None) -> str | None:

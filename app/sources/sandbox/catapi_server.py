@@ -18,12 +18,8 @@ from werkzeug.exceptions import HTTPException, NotFound
 from werkzeug.routing import Map, Rule
 from werkzeug.wrappers import Request, Response
 
-from app.catalog.fit.evaluate import NO, evaluate
-from app.catalog.fit.facts import VehicleFacts
-from app.catalog.fit.rules import applicability
-from app.catalog.fit.vehicle_facts import facts_from, parse_criteria
 from app.core.loopback import LoopbackServer
-from app.sources.sandbox.catalog import DEFAULT_SEED, CarListing, CatalogPart, Category, SchemaPicture, Vehicle
+from app.sources.sandbox.catalog import DEFAULT_SEED, CarListing, Category, SchemaPicture, Vehicle
 from app.sources.sandbox.common import Sandbox
 from app.sources.sandbox.schema_image import render_schema_png
 
@@ -312,7 +308,7 @@ class CatapiSandbox(Sandbox):
         if schema is None:
             raise LookupError("schema")
         criteria = request.args.get("criteria", "").strip()
-        return _json(_parts_json(schema, vehicle, request, _criteria_facts(criteria) if criteria else None))
+        return _json(_parts_json(schema, vehicle, request, _criteria(criteria) if criteria else None))
 
     def _image(self, vehicle_key: str, code: str) -> Response:
         if vehicle_key not in {vehicle.key for vehicle in self.catalog.vehicles}:
@@ -408,31 +404,19 @@ def _schema_group_json(schema: SchemaPicture, category_id: str, vehicle: Vehicle
     }
 
 
-def _criteria_facts(criteria: str) -> VehicleFacts:
-    """The facts a criteria string fixes: its codes, build date and (the VIN's car) its complete option list."""
-    options = parse_criteria(criteria).get("pr")
-    raw = {"criteria": criteria, **({"optionCodes": options.split(",")} if options is not None else {})}
-    return facts_from(None, "catapi", raw, {})
+def _criteria(text: str) -> dict[str, str]:
+    """A criteria string "modelCode=AU;buildDate=2017-03" as its values (pieces without "=" are skipped)."""
+    pairs = (piece.split("=", 1) for piece in text.split(";") if "=" in piece)
+    return {key.strip(): value.strip() for key, value in pairs if key.strip() and value.strip()}
 
 
-def _contradicted(part: CatalogPart, facts: VehicleFacts) -> bool:
-    """Whether the row's variant, date, option, engine or gearbox conditions contradict the criteria (its remark's
-    conditions are not the filter's business: the client reads them from the notice)."""
-    fit = part.fit
-    if fit is None:
-        return False
-    condition = applicability(
-        options=fit.options, dates=fit.dates, model_codes=fit.model_codes, engine_codes=fit.engine_codes,
-        gearbox_codes=fit.gearbox_codes,
-    )  # fmt: skip
-    return evaluate(facts, condition).status == NO
-
-
-def _parts_json(schema: SchemaPicture, vehicle: Vehicle, request: Request, facts: VehicleFacts | None = None) -> dict:
-    """A picture's rows; with the criteria's facts, without the rows they contradict (catapi's parts2 filter)."""
+def _parts_json(
+    schema: SchemaPicture, vehicle: Vehicle, request: Request, criteria: dict[str, str] | None = None
+) -> dict:
+    """A picture's rows; with criteria, without the rows they contradict (catapi's parts2 filter)."""
     groups: dict[str | None, list[dict]] = {}
     for part in schema.parts:
-        if facts is not None and _contradicted(part, facts):
+        if criteria is not None and part.fit is not None and part.fit.contradicted_by(criteria):
             continue
         groups.setdefault(part.position, []).append(
             {
