@@ -7,6 +7,7 @@ def blueprints() -> list[Blueprint]:
     """The domain's blueprints, registered in this order (imported here so that a model import loads no route)."""
     from app.catalog import api, cli, exports, progress_views, views
     from app.catalog.copies import api as copies_api
+    from app.catalog.fit import api as fit_api
     from app.catalog.search import api as search_api
     from app.catalog.where_used import api as where_used_api
     from app.catalog.where_used import views as where_used_views
@@ -19,6 +20,7 @@ def blueprints() -> list[Blueprint]:
         progress_views.bp,
         search_api.bp,
         copies_api.bp,
+        fit_api.bp,
         where_used_api.bp,
         where_used_views.bp,
     ]

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, jsonify
+from flask import Blueprint, jsonify, request
 from flask_login import current_user
 
 from app.catalog import references, services
-from app.catalog.schemas import CategoryDetail, Progress, ReferenceTarget, Tree
+from app.catalog.fit import services as fit
+from app.catalog.schemas import CategoryDetail, CategoryQuery, Progress, ReferenceTarget, Tree
 from app.core.openapi import documented
 
 bp = Blueprint("catalog_api", __name__, url_prefix="/api/vehicles/<int:vehicle_id>/categories")
@@ -15,7 +16,7 @@ bp = Blueprint("catalog_api", __name__, url_prefix="/api/vehicles/<int:vehicle_i
 @bp.get("")
 @documented(Tree, errors=(404,), summary="The vehicle's root categories")
 def tree(vehicle_id: int):
-    return jsonify(services.tree(services.open_vehicle(current_user, vehicle_id)))
+    return jsonify(services.tree(services.open_vehicle(current_user, vehicle_id), current_user))
 
 
 @bp.get("/progress")
@@ -25,17 +26,24 @@ def progress(vehicle_id: int):
 
 
 @bp.get("/<int:category_id>")
-@documented(CategoryDetail, errors=(404,), summary="A category: its children or parts, picture and ancestors")
+@documented(
+    CategoryDetail,
+    query=CategoryQuery,
+    errors=(404,),
+    summary="A category: its children or parts (each with its fit for the vehicle), picture and ancestors",
+)
 def category(vehicle_id: int, category_id: int):
+    only = fit.parse_status_filter(request.args.get("fit"))
     vehicle = services.open_vehicle(current_user, vehicle_id)
-    return jsonify(services.category_detail(vehicle, services.category_in(vehicle, category_id)))
+    found = services.category_in(vehicle, category_id)
+    return jsonify(services.category_detail(vehicle, found, current_user, only))
 
 
 @bp.get("/<int:category_id>/children")
 @documented(Tree, errors=(404,), summary="A category's children")
 def children(vehicle_id: int, category_id: int):
     vehicle = services.open_vehicle(current_user, vehicle_id)
-    return jsonify(services.children_of(vehicle, services.category_in(vehicle, category_id)))
+    return jsonify(services.children_of(vehicle, services.category_in(vehicle, category_id), current_user))
 
 
 @bp.get("/references/<code>")

@@ -5,7 +5,8 @@ id, the web catalog's code), instead of fetching it from the upstream again.
 A VIN decoded after a dealer browsed to its car opens with that car's stored catalog at once, and a browsed car that
 a decoded VIN already stored does the same. Copied are the categories (with their drilled and fetched marks), the
 part rows, the schema pictures (the same stored files) and their hotspots; whatever the other row had not stored
-yet is fetched as usual, by the page or the prefetch walk.
+yet is fetched as usual, by the page or the prefetch walk. Each copied row's fit is judged again by the target's own
+facts (a VIN tells more than a browsed listing), and its leaf's fit counts with it.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from typing import Any
 import sqlalchemy as sa
 
 from app.catalog import store
+from app.catalog.fit import services as fit
+from app.catalog.fit.facts import VehicleFacts
 from app.catalog.models import Category, Hotspot, Part, SchemaPicture
 from app.core.db import begin_writes, insert_for
 from app.extensions import db
@@ -33,8 +36,9 @@ def copy_same_car_tree(vehicle: Vehicle) -> bool:
     if source_id is None:
         return False
     begin_writes(db.session)
-    categories = _copy_categories(source_id, vehicle.id, store.catalog_vehicle_of(vehicle.id))
-    _copy_parts(source_id, vehicle.id, categories)
+    parts, counts = _judged_parts(source_id, fit.vehicle_facts(vehicle))
+    categories = _copy_categories(source_id, vehicle.id, store.catalog_vehicle_of(vehicle.id), counts)
+    _copy_parts(parts, vehicle.id, categories)
     _copy_pictures(source_id, categories)
     log.info("vehicle %s: copied the stored tree of vehicle %s (%d categories)", vehicle.id, source_id, len(categories))
     return True
@@ -59,8 +63,11 @@ def _same_car_with_tree(vehicle: Vehicle) -> int | None:
     )
 
 
-def _copy_categories(source_id: int, target_id: int, catalog_vehicle_id: int | None) -> dict[int, int]:
-    """Each stored category again under the target, parents before children; old id -> new id."""
+def _copy_categories(
+    source_id: int, target_id: int, catalog_vehicle_id: int | None, fit_counts: dict[int, dict[str, int]]
+) -> dict[int, int]:
+    """Each stored category again under the target, parents before children, a fetched leaf with its `fit_counts`
+    for the target; old id -> new id."""
     table = Category.__table__
     rows = db.session.execute(sa.select(table).where(table.c.vehicle_id == source_id).order_by(table.c.id)).all()
     by_id = {row.id: row for row in rows}
@@ -68,6 +75,8 @@ def _copy_categories(source_id: int, target_id: int, catalog_vehicle_id: int | N
     for row in sorted(rows, key=lambda item: (_depth(item, by_id), item.id)):
         values = _columns(row, table, skip={"id"})
         values.update(vehicle_id=target_id, catalog_vehicle_id=catalog_vehicle_id, parent_id=copied.get(row.parent_id))
+        if row.is_leaf and row.parts_fetched_at is not None:
+            values.update(fit_counts.get(row.id) or fit.leaf_counts(()))
         copied[row.id] = _inserted(table, values) or _stored_category(values)
     return copied
 
@@ -89,13 +98,25 @@ def _stored_category(values: dict[str, Any]) -> int:
     )
 
 
-def _copy_parts(source_id: int, target_id: int, categories: dict[int, int]) -> None:
+def _judged_parts(source_id: int, facts: VehicleFacts) -> tuple[list[dict[str, Any]], dict[int, dict[str, int]]]:
+    """The source's part rows, each with its fit judged again by the target's `facts`, and each leaf's fit counts
+    (by the source's category id)."""
     table = Part.__table__
     rows = db.session.execute(sa.select(table).where(table.c.vehicle_id == source_id).order_by(table.c.id)).all()
+    judge = fit.Judge(facts)
+    parts = [{**_columns(row, table, skip={"id"}), **judge.stored(row.applicability)} for row in rows]
+    statuses: dict[int, list[str]] = {}
+    for part in parts:
+        statuses.setdefault(part["category_id"], []).append(part["fit_status"])
+    return parts, {category_id: fit.leaf_counts(found) for category_id, found in statuses.items()}
+
+
+def _copy_parts(parts: list[dict[str, Any]], target_id: int, categories: dict[int, int]) -> None:
+    table = Part.__table__
     copies = [
-        {**_columns(row, table, skip={"id"}), "vehicle_id": target_id, "category_id": categories[row.category_id]}
-        for row in rows
-        if row.category_id in categories
+        {**part, "vehicle_id": target_id, "category_id": categories[part["category_id"]]}
+        for part in parts
+        if part["category_id"] in categories
     ]
     for start in range(0, len(copies), PART_BATCH):
         db.session.execute(insert_for(db.session, table).on_conflict_do_nothing(), copies[start : start + PART_BATCH])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any, Literal
+
 from pydantic import Field
 
 from app.core.openapi import ApiModel
@@ -27,6 +29,103 @@ class Named(Texted):
     id: int
 
 
+# --- fit (app.catalog.fit) ----------------------------------------------------------------------------------------
+
+FitStatus = Literal["yes", "no", "maybe"]
+FactValue = str | int | bool
+
+
+class FitReason(ApiModel):
+    code: Literal["matches", "differs", "unknown", "not_understood"] = Field(
+        description="The vehicle's fact meets the rule, contradicts it, is not known; or the rule was not understood."
+    )
+    fact: str | None = Field(description='The fact the rule tests ("gearbox_kind", "option:1KD"); null when not read.')
+    value: FactValue | None = Field(description="The vehicle's value of the fact; null when unknown.")
+    wanted: str = Field(description='What the rule asks for: values joined by "|", or a build-date span "start..end".')
+    negated: bool = Field(description="The rule asks for the fact not to be `wanted`.")
+    text: str = Field(description="The reason in the request's language.")
+
+
+class PartFitOut(ApiModel):
+    """Whether the part fits the vehicle, as the caller sees it (his answers to questions applied)."""
+
+    status: FitStatus
+    reasons: list[FitReason]
+    question: str | None = Field(description="For a maybe: the fact whose answer settles it most often.")
+    answered_by: Literal["me", "colleague"] | None = Field(
+        description="me: the caller's answer settled it; colleague: another dealer answered what it hangs on."
+    )
+
+
+class LeafFit(ApiModel):
+    status: FitStatus = Field(description="yes when a row fits; no when no row fits or may fit; else maybe.")
+    yes: int
+    no: int
+    maybe: int
+
+
+class FitAnswerOut(ApiModel):
+    fact: str
+    value: FactValue = Field(description='true/false, a code, "MANUAL"/"AUTOMATIC", a month "YYYY-MM" or "other".')
+    label: str = Field(description="The value in the request's language.")
+    text: str
+    by: Literal["me", "colleague"]
+
+
+class FitOption(ApiModel):
+    value: FactValue
+    label: str
+
+
+class FitQuestion(ApiModel):
+    fact: str
+    text: str = Field(description="The question in the request's language.")
+    input: Literal["choice", "month", "number"] = Field(
+        description="choice: one of `options`; month: YYYY-MM; number: a whole number."
+    )
+    options: list[FitOption]
+    hanging: int = Field(description="How many maybes hang on the answer.")
+    current: FitAnswerOut | None = Field(description="The caller's answer on this fact.")
+    colleague: FitAnswerOut | None = Field(description="Another dealer's answer on this fact, to take over.")
+
+
+class DetailFit(ApiModel):
+    question: FitQuestion | None = Field(description="The drawing's one question; null when no maybe needs one.")
+    answers: list[FitAnswerOut] = Field(description="The caller's answers that the drawing's rows use.")
+    fitting_only: bool = Field(description="The caller's switch: show only what fits.")
+    hidden: int = Field(description="Rows left out by `?fit=`.")
+
+
+class CategoryQuery(ApiModel):
+    fit: str | None = Field(
+        default=None,
+        pattern=r"^(yes|no|maybe)(,(yes|no|maybe))*$",
+        description="Keep only the parts of these fit statuses: yes, or yes,maybe.",
+    )
+
+
+class VehicleFit(ApiModel):
+    facts: dict[str, Any] = Field(description="What the vehicle's sources and VIN tell; unknown facts left out.")
+    answers: list[FitAnswerOut] = Field(description="The caller's answers on this vehicle.")
+    colleague_answers: list[FitAnswerOut] = Field(description="Other dealers' answers (the latest on each fact).")
+    question: FitQuestion | None = Field(description="The question that settles most of the vehicle's maybes.")
+
+
+class FitAnswerIn(ApiModel):
+    value: FactValue = Field(
+        description='true/false; "MANUAL"/"AUTOMATIC"; "LHD"/"RHD"; a number; a month "YYYY-MM"; a code or "other".'
+    )
+
+
+class FitAnswerResult(ApiModel):
+    answer: FitAnswerOut | None = Field(description="The answer kept; null once cleared.")
+    changed: int = Field(description="How many of the vehicle's parts changed status for the caller.")
+
+
+class FitPreferenceIO(ApiModel):
+    fitting_only: bool = Field(description="Show only what fits (Sadece uyanlar).")
+
+
 class CategoryOut(Texted):
     id: int
     parent_id: int | None
@@ -41,6 +140,7 @@ class CategoryOut(Texted):
     leaf: bool
     illustration_code: str | None
     thumbnail: str | None = Field(description="A leaf child's stored picture.")
+    fit: LeafFit | None = Field(description="A leaf's fit counts; null for a group or a leaf not stored yet.")
 
 
 class ReferenceOut(ApiModel):
@@ -58,6 +158,7 @@ class PartOut(Texted):
     quantity: int | None = Field(ge=1, description="How many the drawing takes; null when the catalog gives no count.")
     model_codes: list[str]
     reference: ReferenceOut | None
+    fit: PartFitOut
 
 
 class Hotspot(ApiModel):
@@ -87,6 +188,7 @@ class CategoryDetail(ApiModel):
     schema_: SchemaPictureOut | None = Field(alias="schema")
     ancestors: list[Named] = Field(description="Root to parent.")
     load_error: bool
+    fit: DetailFit | None = Field(description="A leaf's question, answers and switch; null for a group.")
 
 
 class Progress(ApiModel):
@@ -160,6 +262,7 @@ class WhereUsedPart(Texted):
     unavailable: bool
     leaf: Named = Field(description="The category (a picture) that lists the part.")
     ancestors: list[Named] = Field(description="The leaf's path: root to parent.")
+    fit: PartFitOut = Field(description="Whether it fits its vehicle, as the caller sees it.")
 
 
 class WhereUsedVehicle(VehicleFacts):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import uuid
 from typing import Any
 
 import sqlalchemy as sa
@@ -14,6 +15,7 @@ from flask_babel import gettext as _
 from app.accounts.models import User
 from app.billing.access import ensure_brand_access
 from app.catalog import backfill, bridge, names, store
+from app.catalog.fit import services as fit
 from app.catalog.models import Category, Part
 from app.catalog.providers import (
     CategoryRef,
@@ -42,14 +44,14 @@ def open_vehicle(user: User, vehicle_id: int) -> Vehicle:
     return vehicle
 
 
-def tree(vehicle: Vehicle) -> dict[str, Any]:
-    """The root categories, fetched from the upstream the first time."""
+def tree(vehicle: Vehicle, user: User | None = None) -> dict[str, Any]:
+    """The root categories, fetched from the upstream the first time (leaves' fit counts as `user` has them)."""
     roots = store.roots(vehicle.id)
     load_error = False
     if not roots:
         load_error = not fetch_roots(vehicle)
         roots = store.roots(vehicle.id)
-    return {"categories": [category_view(category) for category in roots], "loadError": load_error and not roots}
+    return {"categories": categories_view(roots, user), "loadError": load_error and not roots}
 
 
 def prefetch_progress(vehicle: Vehicle) -> dict[str, Any]:
@@ -60,12 +62,15 @@ def prefetch_progress(vehicle: Vehicle) -> dict[str, Any]:
     return {**state, "percent": int(stored * 100 / known) if known else 0, "done": store.is_complete(state)}
 
 
-def stored_levels(vehicle: Vehicle, parent_ids: list[int]) -> dict[int | None, list[dict[str, Any]]]:
+def stored_levels(
+    vehicle: Vehicle, parent_ids: list[int], user: User | None = None
+) -> dict[int | None, list[dict[str, Any]]]:
     """The stored roots (under None) and the stored children of `parent_ids`, by parent, from one query: the page's
-    tree opened down to a category."""
+    tree opened down to a category (leaves' fit counts as `user` has them)."""
     levels: dict[int | None, list[dict[str, Any]]] = {}
-    for category in store.levels(vehicle.id, parent_ids):
-        levels.setdefault(category.parent_id, []).append(category_view(category))
+    categories = store.levels(vehicle.id, parent_ids)
+    for category, view in zip(categories, categories_view(categories, user), strict=True):
+        levels.setdefault(category.parent_id, []).append(view)
     return levels
 
 
@@ -118,36 +123,76 @@ def part_with_code(vehicle: Vehicle, part_id: int) -> Part:
     return part
 
 
-def category_detail(vehicle: Vehicle, category: Category) -> dict[str, Any]:
+def category_detail(
+    vehicle: Vehicle, category: Category, user: User | None = None, only: frozenset[str] | None = None
+) -> dict[str, Any]:
     """The category with its children or its parts, its ancestors, and loadError when the upstream failed and
-    nothing is stored."""
+    nothing is stored. Fits are `user`'s (his answers applied); `only` keeps the parts of these fit statuses."""
     provider = provider_for(vehicle, current_app.config)
     children: list[Category] = []
     parts: list[sa.Row] = []
+    user_id = user.id if user is not None else None
     if category.is_leaf:
-        parts = load_parts(category, provider)
+        parts = load_parts(category, provider, user_id)
     else:
         children = load_children(vehicle, category, provider)
-    return detail_view(vehicle, category, children, parts, load_error=not children and not parts)
+    return detail_view(vehicle, category, children, parts, load_error=not children and not parts, user=user, only=only)
 
 
 def detail_view(
-    vehicle: Vehicle, category: Category, children: list[Category], parts: list[sa.Row], load_error: bool
+    vehicle: Vehicle,
+    category: Category,
+    children: list[Category],
+    parts: list[sa.Row],
+    load_error: bool,
+    user: User | None = None,
+    only: frozenset[str] | None = None,
 ) -> dict[str, Any]:
-    """A category's detail as the dealer page, the API and the demo show it."""
+    """A category's detail as the dealer page, the API and the demo show it. A leaf's `fit`: the drawing's question,
+    the dealer's answers its rows use, his switch, and how many rows `only` left out (`hidden`)."""
+    user_id = user.id if user is not None else None
+    answers = fit.answers_on(user_id, vehicle.id) if user_id and category.fit_maybe else fit.Answers()
+    shown = parts_view(vehicle, parts, answers)
+    fits = [part["fit"] for part in shown]
+    kept = [part for part in shown if only is None or part["fit"]["status"] in only]
     return {
-        "category": category_view(category),
-        "children": children_view(children),
-        "parts": parts_view(vehicle, parts),
+        "category": _detail_category_view(category, fits),
+        "children": children_view(children, user),
+        "parts": kept,
         "schema": schema_view(category) if category.is_leaf else None,
         "ancestors": [{"id": item.id, **names.name_fields(item)} for item in store.ancestors(category)],
         "loadError": load_error,
+        "fit": _detail_fit(category, parts, fits, answers, hidden=len(shown) - len(kept)),
     }
 
 
-def children_of(vehicle: Vehicle, category: Category) -> dict[str, Any]:
+def _detail_category_view(category: Category, fits: list[dict[str, Any]]) -> dict[str, Any]:
+    """The category itself; a leaf's fit counts are its rows' as the dealer sees them (read with them)."""
+    view = category_view(category)
+    if view["fit"] is not None and fits:
+        counted = fit.leaf_counts(part_fit["status"] for part_fit in fits)
+        yes, no, maybe = counted["fit_yes"], counted["fit_no"], counted["fit_maybe"]
+        view["fit"] = {"status": fit.leaf_status(yes, no, maybe), "yes": yes, "no": no, "maybe": maybe}
+    return view
+
+
+def _detail_fit(
+    category: Category, parts: list[sa.Row], fits: list[dict[str, Any]], answers: fit.Answers, hidden: int
+) -> dict[str, Any] | None:
+    if not category.is_leaf:
+        return None
+    used = {reason["fact"] for part_fit in fits for reason in part_fit["reasons"]}
+    return {
+        "question": fit.question_for(fits, answers),
+        "answers": [fit.answer_view(fact, value, "me") for fact, value in answers.own.items() if fact in used],
+        "fittingOnly": bool(parts and parts[0][FITTING_ONLY_AT]),
+        "hidden": hidden,
+    }
+
+
+def children_of(vehicle: Vehicle, category: Category, user: User | None = None) -> dict[str, Any]:
     found = load_children(vehicle, category, provider_for(vehicle, current_app.config))
-    return {"categories": children_view(found), "loadError": not found and not category.is_leaf}
+    return {"categories": children_view(found, user), "loadError": not found and not category.is_leaf}
 
 
 def load_children(vehicle: Vehicle, category: Category, provider: TreeProvider | None) -> list[Category]:
@@ -165,23 +210,23 @@ def load_children(vehicle: Vehicle, category: Category, provider: TreeProvider |
     return store.children(category_id)
 
 
-def load_parts(category: Category, provider: TreeProvider | None) -> list[sa.Row]:
-    """Stored part rows; a leaf never fetched to the end is fetched (a failure leaves it to be tried again, and rows
-    stored before are neither lost nor duplicated)."""
+def load_parts(category: Category, provider: TreeProvider | None, user_id: uuid.UUID | None = None) -> list[sa.Row]:
+    """Stored part rows (with `user_id`'s fits); a leaf never fetched to the end is fetched (a failure leaves it to be
+    tried again, and rows stored before are neither lost nor duplicated)."""
     category_id, vehicle_id, source = category.id, category.vehicle_id, category.source
     if category.parts_fetched_at is not None or provider is None:
-        return store.parts(category_id)
+        return store.parts(category_id, user_id)
     try:
         page = provider.parts(CategoryRef(category.external_id, category.link_path))
         storage_key = _copy_picture(vehicle_id, page.picture) if page.picture else None
     except ProviderError as error:
         _failed(f"parts of category {category_id}", error)
-        return store.parts(category_id)
+        return store.parts(category_id, user_id)
     begin_writes(db.session)
     store.save_parts(vehicle_id, category_id, source, page.lines)
     if page.picture and storage_key:
         store.save_picture(category_id, page.picture, storage_key)
-    return store.parts(category_id)
+    return store.parts(category_id, user_id)
 
 
 def _copy_picture(vehicle_id: int, picture: Picture) -> str | None:
@@ -214,16 +259,25 @@ def schema_view(category: Category) -> dict[str, Any] | None:
     }
 
 
-def children_view(children: list[Category]) -> list[dict[str, Any]]:
+def children_view(children: list[Category], user: User | None = None) -> list[dict[str, Any]]:
     keys = store.thumbnails(children)
     storage = current_storage() if keys else None
     return [
-        {**category_view(child), "thumbnail": storage.url(keys[child.id]) if storage and child.id in keys else None}
-        for child in children
+        {**view, "thumbnail": storage.url(keys[child.id]) if storage and child.id in keys else None}
+        for child, view in zip(children, categories_view(children, user), strict=True)
     ]
 
 
-def category_view(category: Category) -> dict[str, Any]:
+def categories_view(categories: list[Category], user: User | None = None) -> list[dict[str, Any]]:
+    """The categories' views, their leaves' fit counts moved by `user`'s answers (one query, only when a leaf among
+    them has a maybe)."""
+    moves = fit.leaf_moves(user.id if user is not None else None, categories)
+    return [category_view(category, moves.get(category.id)) for category in categories]
+
+
+def category_view(category: Category, fit_moves: dict[str, int] | None = None) -> dict[str, Any]:
+    """A category; a leaf's `fit` counts its rows' fits by the vehicle's facts, `fit_moves` (a dealer's answers'
+    moves of its maybes) applied."""
     return {
         "id": category.id,
         "parentId": category.parent_id,
@@ -237,21 +291,26 @@ def category_view(category: Category) -> dict[str, Any]:
         "leaf": category.is_leaf,
         "illustrationCode": category.illustration_code,
         "thumbnail": None,
+        "fit": fit.leaf_fit_view(category, fit_moves),
     }
 
 
-def parts_view(vehicle: Vehicle, parts: list[sa.Row]) -> list[dict[str, Any]]:
+def parts_view(vehicle: Vehicle, parts: list[sa.Row], answers: fit.Answers | None = None) -> list[dict[str, Any]]:
     targets = store.illustration_index(vehicle.id, {part.reference_code for part in parts if part.reference_code})
     english = names.english_wanted()
-    return [part_view(part, targets, english) for part in parts]
+    colleagues = answers.colleagues if answers is not None else {}
+    return [part_view(part, targets, english, colleagues) for part in parts]
 
 
-def part_view(part: sa.Row, targets: dict[str, int], english: bool | None = None) -> dict[str, Any]:
-    """A part row (store.PART_COLUMNS first) in the request's language; `targets` maps reference codes to the stored
-    categories of their illustrations. Read by position: by name, a row's fourteen reads cost four times the rest."""
+def part_view(
+    part: sa.Row, targets: dict[str, int], english: bool | None = None, colleagues: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """A part row (store.PART_COLUMNS, then store.FIT_COLUMNS) in the request's language; `targets` maps reference
+    codes to the stored categories of their illustrations; `colleagues`' answers are offered on a maybe. Read by
+    position: by name, a row's fourteen reads cost four times the rest."""
     english = names.english_wanted() if english is None else english
     (part_id, _category_id, oem_code, name, name_lang, name_tr, complete, label, position, unavailable, remark,
-     model_codes, reference_code, quantity) = part[:PART_WIDTH]  # fmt: skip
+     model_codes, reference_code, quantity, fit_status, fit_document, answered) = part[:FITTING_ONLY_AT]  # fmt: skip
     shown = names.fields_of(name, name_lang, name_tr, complete, english)
     return {
         "id": part_id,
@@ -264,7 +323,9 @@ def part_view(part: sa.Row, targets: dict[str, int], english: bool | None = None
         "quantity": quantity,
         "modelCodes": model_codes,
         "reference": {"code": reference_code, "categoryId": targets.get(reference_code)} if reference_code else None,
+        "fit": fit.part_fit_view(fit_status, fit_document, bool(answered), colleagues or {}),
     }
 
 
 PART_WIDTH = len(store.PART_COLUMNS)
+FITTING_ONLY_AT = PART_WIDTH + len(store.FIT_COLUMNS)  # the dealer's switch, after a row's fit (store.parts)

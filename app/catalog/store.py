@@ -3,14 +3,17 @@ duplicates a category or a part row."""
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Sequence
 from typing import Any
 
 import sqlalchemy as sa
 
 from app.catalog import names
+from app.catalog.fit import services as fit
+from app.catalog.fit.facts import VehicleFacts
 from app.catalog.folding import fold_code, fold_names
-from app.catalog.models import Category, Hotspot, Part, SchemaPicture
+from app.catalog.models import Category, FitPreference, Hotspot, Part, PartFit, SchemaPicture
 from app.catalog.providers import Node, PartLine, Picture
 from app.core.db import insert_for, utcnow
 from app.extensions import db
@@ -54,10 +57,14 @@ def catalog_vehicle_of(vehicle_id: int) -> int | None:
     return db.session.scalar(sa.select(CatalogVehicle.id).where(CatalogVehicle.vehicle_id == vehicle_id))
 
 
-def save_parts(vehicle_id: int, category_id: int, source: str, lines: Sequence[PartLine]) -> None:
-    """Store a leaf's part rows (a row already stored is left alone) and mark the leaf fetched."""
+def save_parts(
+    vehicle_id: int, category_id: int, source: str, lines: Sequence[PartLine], facts: VehicleFacts | None = None
+) -> None:
+    """Store a leaf's part rows (a row already stored is left alone), each with its fit by the vehicle's `facts`
+    (read from the vehicle when not given), and mark the leaf fetched with its fit counts."""
     translator = translation.current_translator() if lines else None
     language = translation.source_language(source)
+    judge = fit.Judge(fit.facts_of(vehicle_id) if facts is None and lines else facts or VehicleFacts())
     rows = [
         {
             "vehicle_id": vehicle_id,
@@ -73,12 +80,19 @@ def save_parts(vehicle_id: int, category_id: int, source: str, lines: Sequence[P
             "label": line.label or line.name,
             "quantity": line.quantity,
             "sort_order": order,
+            **judge.columns(line.applicability),
         }
         for order, line in enumerate(lines)
     ]
     if rows:
         db.session.execute(insert_for(db.session, Part).values(rows).on_conflict_do_nothing())
-    db.session.execute(sa.update(Category).where(Category.id == category_id).values(parts_fetched_at=utcnow()))
+    # Counted once per stored row: lines the unique row key folds together count once.
+    stored = {(row["oem_code"], row["name"], row["position"] or ""): row["fit_status"] for row in rows}
+    db.session.execute(
+        sa.update(Category)
+        .where(Category.id == category_id)
+        .values(parts_fetched_at=utcnow(), **fit.leaf_counts(stored.values()))
+    )
 
 
 def _named(name: str, language: str, translator: Translator | None) -> dict[str, Any]:
@@ -179,9 +193,10 @@ def children(category_id: int) -> list[Category]:
     return _categories(Category.parent_id == category_id)
 
 
-def parts(category_id: int) -> list[sa.Row]:
-    """The leaf's part rows, as plain rows with the columns a part view reads (the page's hottest read)."""
-    return _rows(_PARTS_OF, {"category_id": category_id}).all()
+def parts(category_id: int, user_id: uuid.UUID | None = None) -> list[sa.Row]:
+    """The leaf's part rows, as plain rows with the columns a part view reads (the page's hottest read): PART_COLUMNS,
+    then FIT_COLUMNS with the dealer's own fit where his answers changed it, and his "only what fits" switch."""
+    return _rows(_PARTS_OF, {"category_id": category_id, "user_id": user_id}).all()
 
 
 def ancestors(category: Category) -> list[sa.Row]:
@@ -242,8 +257,28 @@ PART_COLUMNS = (
     Part.quantity,
 )
 
+# A row's fit for the dealer (`user_id`, null for none): his own where his answers changed it (part_fit, joined on
+# the row and him), else the row's; and whether it is his. A row stored before fit answers has a null status: a yes.
+FIT_COLUMNS = (
+    sa.func.coalesce(PartFit.fit_status, Part.fit_status).label("fit_status"),
+    sa.func.coalesce(PartFit.fit, Part.fit, type_=Part.fit.type).label("fit"),
+    PartFit.part_id.is_not(None).label("fit_answered"),
+)
+FIT_JOIN = sa.and_(PartFit.part_id == Part.id, PartFit.user_id == sa.bindparam("user_id"))
+
+# The dealer's switch rides along with his rows (an uncorrelated subquery, run once): the detail needs it with them.
+_FITTING_ONLY = (
+    sa.select(FitPreference.fitting_only)
+    .where(FitPreference.user_id == sa.bindparam("user_id"))
+    .scalar_subquery()
+    .label("fitting_only")
+)
+
 _PARTS_OF = (
-    sa.select(*PART_COLUMNS).where(Part.category_id == sa.bindparam("category_id")).order_by(Part.sort_order, Part.id)
+    sa.select(*PART_COLUMNS, *FIT_COLUMNS, _FITTING_ONLY)
+    .outerjoin(PartFit, FIT_JOIN)
+    .where(Part.category_id == sa.bindparam("category_id"))
+    .order_by(Part.sort_order, Part.id)
 )
 
 

@@ -127,7 +127,7 @@ def _category_page(
         found = locate(vehicle)
     except ApiError as error:
         return _refused(vehicle, error)
-    detail = services.category_detail(vehicle, found)
+    detail = services.category_detail(vehicle, found, current_user)
     main = category_main(vehicle, detail, selected(detail["parts"]))
     if wants_fragment():
         return _answer(vehicle, main)

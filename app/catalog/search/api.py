@@ -17,4 +17,4 @@ bp = Blueprint("catalog_search_api", __name__, url_prefix="/api/categories")
 @documented(SearchResult, query=SearchQuery, errors=(404,), summary="Search the vehicle's stored catalog")
 def search_vehicle(vehicle_id: int):
     vehicle = open_vehicle(current_user, vehicle_id)
-    return jsonify(search.search(vehicle, search.parse_query(request.args.get("q"))))
+    return jsonify(search.search(vehicle, search.parse_query(request.args.get("q")), current_user))

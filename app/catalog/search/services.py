@@ -12,9 +12,10 @@ from typing import Any
 import sqlalchemy as sa
 from flask_babel import gettext as _
 
+from app.accounts.models import User
 from app.catalog import names, store
 from app.catalog.folding import fold_code
-from app.catalog.models import Category, Part
+from app.catalog.models import Category, Part, PartFit
 from app.catalog.services import part_view
 from app.core.errors import ApiError
 from app.core.text import fold
@@ -39,9 +40,10 @@ def parse_query(raw: str | None) -> str:
     return query
 
 
-def search(vehicle: Vehicle, query: str) -> dict[str, Any]:
+def search(vehicle: Vehicle, query: str, user: User | None = None) -> dict[str, Any]:
     """Categories whose name has every word, united with the leaves holding matching parts (with their hit counts),
-    and the matching parts (every word in the name, or the OEM code containing the query)."""
+    and the matching parts (every word in the name, or the OEM code containing the query), each with its fit for the
+    vehicle as `user` has it (his answers applied)."""
     words = _words(query)
     part_match = _part_match(words, fold_code(query))
     in_vehicle = Category.vehicle_id == vehicle.id
@@ -55,11 +57,13 @@ def search(vehicle: Vehicle, query: str) -> dict[str, Any]:
         ).all()
     )
     parts = db.session.execute(
-        sa.select(*store.PART_COLUMNS)
+        sa.select(*store.PART_COLUMNS, *store.FIT_COLUMNS)
         .join(Category, Part.category_id == Category.id)
+        .outerjoin(PartFit, store.FIT_JOIN)
         .where(in_vehicle, part_match)
         .order_by(Part.category_id, Part.sort_order, Part.id)
-        .limit(PART_LIMIT + 1)
+        .limit(PART_LIMIT + 1),
+        {"user_id": user.id if user is not None else None},
     ).all()
     named = (
         list(

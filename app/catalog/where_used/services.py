@@ -11,6 +11,7 @@ of a brand the caller's plan covers; admins every one). Vehicles of other brands
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 import sqlalchemy as sa
@@ -19,8 +20,9 @@ from flask_babel import gettext as _
 from app.accounts.models import User
 from app.billing.access import ensure_brand_access
 from app.catalog import names, store
+from app.catalog.fit import services as fit
 from app.catalog.folding import fold_code
-from app.catalog.models import Category, Part
+from app.catalog.models import Category, Part, PartFit
 from app.core.errors import ApiError
 from app.extensions import db
 from app.vehicles.models import Vehicle
@@ -51,7 +53,7 @@ def find(user: User, code: str, limit: int = DEFAULT_LIMIT) -> dict[str, Any]:
     counts = _rows(_COUNTS, {"code": code}).all() if code else []
     opened = {row.brand for row in counts if _may_open(user, row.brand)}
     shown = [row for row in counts if row.brand in opened]
-    rows = _page(code, opened, every_brand=len(shown) == len(counts), limit=limit) if shown else []
+    rows = _page(code, opened, user.id, every_brand=len(shown) == len(counts), limit=limit) if shown else []
     trails = store.ancestor_trails(sorted({row[_LEAF_AT] for row in rows}))
     vehicle_count, part_count = sum(row.vehicles for row in shown), sum(row.parts for row in shown)
     return {
@@ -64,12 +66,14 @@ def find(user: User, code: str, limit: int = DEFAULT_LIMIT) -> dict[str, Any]:
     }
 
 
-def _page(code: str, opened: set[int], *, every_brand: bool, limit: int) -> list[sa.Row]:
-    """The first `limit` rows carrying the code in vehicles of the `opened` brands; without a brand filter when they
-    are `every_brand` that carries it (an admin, a Full plan), the usual case."""
+def _page(code: str, opened: set[int], user_id: uuid.UUID, *, every_brand: bool, limit: int) -> list[sa.Row]:
+    """The first `limit` rows carrying the code in vehicles of the `opened` brands, each with its fit for its vehicle
+    as `user_id` has it; without a brand filter when they are `every_brand` that carries it (an admin, a Full plan),
+    the usual case."""
+    parameters = {"code": code, "limit": limit, "user_id": user_id}
     if not every_brand:
-        return _rows(_ROWS_OF_BRANDS, {"code": code, "brands": sorted(opened), "limit": limit}).all()
-    rows = _rows(_ROWS, {"code": code, "limit": limit}).all()
+        return _rows(_ROWS_OF_BRANDS, {**parameters, "brands": sorted(opened)}).all()
+    rows = _rows(_ROWS, parameters).all()
     # A vehicle of another brand stored since the counts were read is still not shown.
     return [row for row in rows if (row[_BRAND_AT] or NO_BRAND) in opened]
 
@@ -99,7 +103,15 @@ def _vehicles(rows: list[sa.Row], trails: dict[int, list[dict[str, Any]]]) -> li
         part, leaf, vehicle = _split(row)
         listed = vehicles.setdefault(vehicle["id"], {**vehicle, "parts": []})
         leaf = names.named(leaf, english)
-        listed["parts"].append({**names.named(part, english), "leaf": leaf, "ancestors": trails[leaf["id"]]})
+        status, document, answered = (part.pop(key) for key in _FIT_KEYS)
+        listed["parts"].append(
+            {
+                **names.named(part, english),
+                "leaf": leaf,
+                "ancestors": trails[leaf["id"]],
+                "fit": fit.part_fit_view(status, document, answered),
+            }
+        )
     return list(vehicles.values())
 
 
@@ -139,7 +151,10 @@ _PART_FIELDS = {
     **{key: getattr(Part, key) for key in names.STORED_KEYS},
     "position": Part.position,
     "unavailable": Part.unavailable,
+    # The row's fit for its vehicle as the caller has it (app.catalog.store.FIT_COLUMNS), made `fit` by _vehicles.
+    **dict(zip(("fitStatus", "fitDocument", "fitAnswered"), store.FIT_COLUMNS, strict=True)),
 }
+_FIT_KEYS = ("fitStatus", "fitDocument", "fitAnswered")
 _LEAF_FIELDS = {"id": Part.category_id, **{key: getattr(Category, key) for key in names.STORED_KEYS}}
 _VEHICLE_FIELDS = {
     "id": Vehicle.id,
@@ -158,6 +173,7 @@ _ROWS = (
     sa.select(*_PART_FIELDS.values(), *_LEAF_FIELDS.values(), *_VEHICLE_FIELDS.values())
     .join(Category, Category.id == Part.category_id)
     .join(Vehicle, Vehicle.id == Part.vehicle_id)
+    .outerjoin(PartFit, store.FIT_JOIN)
     .where(*_CARRIES)
     .order_by(Vehicle.brand_name, Vehicle.model, Vehicle.id, Part.category_id, Part.sort_order, Part.id)
     .limit(sa.bindparam("limit"))
