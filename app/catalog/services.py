@@ -169,7 +169,7 @@ def detail_view(
 def _detail_category_view(category: Category, fits: list[dict[str, Any]]) -> dict[str, Any]:
     """The category itself; a leaf's fit counts are its rows' as the dealer sees them (read with them)."""
     view = category_view(category)
-    if view["fit"] is not None and fits:
+    if category.is_leaf and fits:  # also a leaf fetched just now, read before its counts were stored
         counted = fit.leaf_counts(part_fit["status"] for part_fit in fits)
         yes, no, maybe = counted["fit_yes"], counted["fit_no"], counted["fit_maybe"]
         view["fit"] = {"status": fit.leaf_status(yes, no, maybe), "yes": yes, "no": no, "maybe": maybe}

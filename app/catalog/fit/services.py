@@ -378,14 +378,13 @@ def _options(fact: str, wanted: list[str]) -> list[dict[str, Any]]:
         values: list[Any] = [True, False]
     elif fact in _CHOICES:
         values = list(_CHOICES[fact])
+    elif fact == DOORS:
+        values = list(range(2, 6))
     elif fact in (BUILD_DATE, MODEL_YEAR):
         return []
-    else:
-        named = sorted({value for text in wanted for value in text.split("|") if value})
-        values = [int(value) if fact in _NUMBERS and value.isdigit() else value for value in named]
-        return [*({"value": value, "label": texts.value_label(fact, value)} for value in values),
-                {"value": texts.OTHER, "label": texts.other_label()}]  # fmt: skip
-    return [{"value": value, "label": texts.value_label(fact, value)} for value in values]
+    else:  # the codes the rules name, and "another one"
+        values = [*sorted({value for text in wanted for value in text.split("|") if value}), texts.OTHER]
+    return [{"value": value, "label": texts.option_label(fact, value)} for value in values]
 
 
 # --- the "only what fits" switch ------------------------------------------------------------------------------------

@@ -83,7 +83,6 @@ _CODE_VALUES = {
     LHD: _l("left-hand drive"),
     RHD: _l("right-hand drive"),
 }
-_BOOL_FACTS_WITH = frozenset({AIRCON})  # "air conditioning: with / without"; the others answer yes / no
 
 _cache: dict[tuple[str, Any], str] = {}
 _CACHE_LIMIT = 50_000
@@ -110,10 +109,7 @@ def fact_name(fact: str) -> str:
 def value_label(fact: str, value: Any) -> str:
     """A fact's value as a clerk reads it: "automatic", "06.2015", "with", "1KD"."""
     if isinstance(value, bool) or value in ("true", "false"):
-        fitted = value is True or value == "true"
-        if fact in _BOOL_FACTS_WITH or fact.startswith(OPTION_PREFIX):
-            return _("with") if fitted else _("without")
-        return _("Yes") if fitted else _("No")
+        return _("with") if value is True or value == "true" else _("without")
     if isinstance(value, str) and value.upper() == OTHER.upper():  # answers are kept upper case, as codes
         return _("another one")
     if fact == BUILD_DATE and isinstance(value, str):
@@ -188,5 +184,8 @@ def colleague_text(fact: str, value: Any) -> str:
     return _("A colleague answered: %(answer)s", answer=answer_text(fact, value))
 
 
-def other_label() -> str:
-    return _("Another one (not listed)")
+def option_label(fact: str, value: Any) -> str:
+    """A question's option: Yes or No for a yes-or-no question, else the value's label."""
+    if isinstance(value, bool):
+        return _("Yes") if value else _("No")
+    return _("Another one (not listed)") if value == OTHER else value_label(fact, value)
