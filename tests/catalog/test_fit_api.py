@@ -7,7 +7,13 @@ from __future__ import annotations
 
 import pytest
 
+from app.catalog import store
+from app.catalog.fit.conditions import DateRange
+from app.catalog.fit.facts import BuildDate
+from app.catalog.providers import Node, PartLine
+from app.extensions import db
 from app.sources.sandbox.catalog import VIN_BMW, VIN_CLIO, VIN_GOLF
+from app.vehicles.models import Vehicle
 from tests.conftest import PASSWORD, SITE
 
 
@@ -300,3 +306,39 @@ def test_a_refusal_speaks_english_when_asked(client, dealer, decode_vin, upstrea
 
     assert response.status_code == 400
     assert response.get_json()["error"]["message"] == "There is no such question about a vehicle."
+
+
+# --- a copied tree is judged again for its vehicle --------------------------------------------------------------
+
+
+def test_a_tree_copied_to_another_row_of_the_same_car_is_judged_by_that_rows_facts(client, dealer, upstreams):
+    """A browsed car (no VIN: no build date) takes the stored tree of a decoded VIN of the same car: a row that the
+    VIN's build date settles is a maybe for the browsed car."""
+    decoded_row = _catapi_vehicle("WVWZZZAUZHW100099", {"carId": "same-car", "criteria": "buildDate=2017-09"})
+    browsed = _catapi_vehicle("", {"carId": "same-car"}, candidate_key="browsed")
+    store.save_nodes(decoded_row, "catapi", None, [Node("leaf", "Filtreler {103-010}", is_leaf=True)])
+    leaf = store.roots(decoded_row)[0]
+    lines = [
+        PartLine("03L 115 001", "Yağ filtresi", position="1", applicability=DateRange(BuildDate(2016, 1), None)),
+        PartLine("03L 115 002", "Yağ filtresi", position="1", applicability=DateRange(None, BuildDate(2015, 12))),
+        PartLine("03L 115 003", "Yağ filtresi", position="1"),
+    ]
+    store.save_parts(decoded_row, leaf.id, "catapi", lines)
+    db.session.commit()
+
+    tree = get(client, f"/api/vehicles/{browsed}/categories")
+    copied = get(client, f"/api/vehicles/{browsed}/categories/{tree['categories'][0]['id']}")
+    original = get(client, f"/api/vehicles/{decoded_row}/categories/{leaf.id}")
+
+    assert [part["fit"]["status"] for part in original["parts"]] == ["yes", "no", "yes"]
+    assert [part["fit"]["status"] for part in copied["parts"]] == ["maybe", "maybe", "yes"]
+    assert tree["categories"][0]["fit"] == {"status": "yes", "yes": 1, "no": 0, "maybe": 2}
+    assert copied["fit"]["question"]["fact"] == "build_date" and copied["fit"]["question"]["input"] == "month"
+
+
+def _catapi_vehicle(vin: str, raw: dict, candidate_key: str = "") -> int:
+    vehicle = Vehicle(vin=vin, candidate_key=candidate_key, brand_name="Volkswagen", model="Golf", source="catapi",
+                      raw_data=raw)  # fmt: skip
+    db.session.add(vehicle)
+    db.session.flush()
+    return vehicle.id
