@@ -8,6 +8,7 @@ def blueprints() -> list[Blueprint]:
     from app.catalog import api, cli, exports, progress_views, views
     from app.catalog.copies import api as copies_api
     from app.catalog.fit import api as fit_api
+    from app.catalog.fit import views as fit_views
     from app.catalog.search import api as search_api
     from app.catalog.where_used import api as where_used_api
     from app.catalog.where_used import views as where_used_views
@@ -23,4 +24,5 @@ def blueprints() -> list[Blueprint]:
         fit_api.bp,
         where_used_api.bp,
         where_used_views.bp,
+        fit_views.bp,
     ]

@@ -15,6 +15,7 @@ from flask_babel import format_datetime, to_user_timezone
 from flask_login import current_user
 
 from app.catalog import parts_list, presenters, services
+from app.catalog.fit.presenters import fit_label
 from app.catalog.page_links import dealer_links
 from app.core.db import utcnow
 from app.vehicles.models import Vehicle
@@ -41,10 +42,15 @@ def print_view(vehicle_id: int, category_id: int) -> str:
     """The leaf on a page of its own to print: the vehicle, the category's path, the picture and the parts table."""
     vehicle, detail = _open_leaf(vehicle_id, category_id)
     printed_at = to_user_timezone(utcnow())  # the display zone (Europe/Istanbul), whatever the server's
+    every_row = {**detail, "fit": {**(detail.get("fit") or {}), "fittingOnly": False}}  # each row says if it fits
+    main = presenters.category_main(vehicle, every_row)
+    order = {part["id"]: index for index, part in enumerate(detail["parts"])}  # the drawing's order, not fitting first
     return render_template(
         "catalog/print.html",
         vehicle=vehicle,
-        main=presenters.category_main(vehicle, detail),
+        main=main,
+        rows=sorted([*main["parts"], *main["notFitting"]], key=lambda row: order[row["id"]]),
+        fit_label=fit_label,
         links=dealer_links(vehicle.id),
         printed_at=format_datetime(printed_at, "medium"),
         printed_iso=printed_at.isoformat(timespec="minutes"),
@@ -54,4 +60,4 @@ def print_view(vehicle_id: int, category_id: int) -> str:
 def _open_leaf(vehicle_id: int, category_id: int) -> tuple[Vehicle, dict[str, Any]]:
     vehicle = services.open_vehicle(current_user, vehicle_id)
     category = services.category_in(vehicle, category_id)
-    return vehicle, parts_list.leaf_detail(vehicle, category)
+    return vehicle, parts_list.leaf_detail(vehicle, category, current_user)

@@ -32,6 +32,11 @@ class CatalogLinks:
     print_endpoint: str | None = None
     # Where a part's OEM code is used (app.catalog.where_used.views); None on the demo, which opens no other vehicle.
     where_used_endpoint: str | None = None
+    # The leaf's fit question answered or cleared, and the "only what fits" switch (app.catalog.fit.views); None on the
+    # demo, which has no dealer to remember them for.
+    fit_answer_endpoint: str | None = None
+    fit_clear_endpoint: str | None = None
+    fitting_only_endpoint: str | None = None
     values: Mapping[str, Any] = field(default_factory=dict)  # what every endpoint above takes (the vehicle's id)
     # URL patterns built once per links object: a parts table links a hundred rows, and url_for is the costly part.
     _patterns: dict[str, str] = field(default_factory=dict, init=False, repr=False, compare=False)
@@ -86,6 +91,20 @@ class CatalogLinks:
             return None
         return url_for(self.print_endpoint, category_id=category_id, **self.values)
 
+    def fit_answer(self, category_id: int) -> str | None:
+        """Where the leaf's question is answered (a form), on a page that asks it."""
+        return self._optional(self.fit_answer_endpoint, category_id)
+
+    def fit_clear(self, category_id: int) -> str | None:
+        return self._optional(self.fit_clear_endpoint, category_id)
+
+    def fitting_only(self, category_id: int) -> str | None:
+        """Where the "only what fits" switch is turned, the leaf shown again after it."""
+        return self._optional(self.fitting_only_endpoint, category_id)
+
+    def _optional(self, endpoint: str | None, category_id: int) -> str | None:
+        return None if endpoint is None else self._url(endpoint, "category_id", category_id)
+
     def _url(self, endpoint: str, name: str, value: int) -> str:
         """url_for(endpoint, name=value): built once with a stand-in id, then only the id is put in."""
         pattern = self._patterns.get(endpoint)
@@ -117,5 +136,8 @@ def dealer_links(vehicle_id: int) -> CatalogLinks:
         export_csv_endpoint="catalog_exports.parts_csv",
         print_endpoint="catalog_exports.print_view",
         where_used_endpoint="catalog_where_used.panel",
+        fit_answer_endpoint="catalog_fit_views.answer",
+        fit_clear_endpoint="catalog_fit_views.clear",
+        fitting_only_endpoint="catalog_fit_views.fitting_only",
         values={"vehicle_id": vehicle_id},
     )

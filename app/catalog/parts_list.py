@@ -16,7 +16,9 @@ from typing import Any
 
 from flask_babel import gettext as _
 
+from app.accounts.models import User
 from app.catalog import services
+from app.catalog.fit.presenters import fit_label
 from app.catalog.models import Category
 from app.core.errors import ApiError
 from app.vehicles.models import Vehicle
@@ -29,12 +31,12 @@ TURKISH_TO_ASCII = str.maketrans("çğıİöşüÇĞÖŞÜ", "cgiIosuCGOSU")  # 
 NAME_MAX_LENGTH = 120
 
 
-def leaf_detail(vehicle: Vehicle, category: Category) -> dict[str, Any]:
+def leaf_detail(vehicle: Vehicle, category: Category, user: User) -> dict[str, Any]:
     """The leaf's detail with its parts, as its page shows it; refused for a group (it has no parts list) and when
     the parts could not be loaded."""
     if not category.is_leaf:
         raise ApiError("not_a_leaf", _("This group has no parts list of its own: open one of its pictures."), 404)
-    detail = services.category_detail(vehicle, category)
+    detail = services.category_detail(vehicle, category, user)
     if detail["loadError"]:
         message = _("The parts of this group could not be loaded from the catalog just now.")
         raise ApiError("parts_unavailable", message, 503)
@@ -43,7 +45,8 @@ def leaf_detail(vehicle: Vehicle, category: Category) -> dict[str, Any]:
 
 def csv_text(parts: list[dict[str, Any]]) -> str:
     """The parts (as app.catalog.services.part_view gives them) as CSV for Excel: the byte order mark, a header in
-    the request's language, one line per row; the model codes column only when a row has model codes."""
+    the request's language, one line per row; the model codes column only when a row has model codes; last, whether
+    the row fits the vehicle ("Uyar", "Uymaz: …", "Belki: …")."""
     with_models = any(part["modelCodes"] for part in parts)
     answers = {True: _("Yes"), False: _("No")}
     buffer = io.StringIO()
@@ -58,7 +61,7 @@ def _header(with_models: bool) -> list[str]:
     header = [
         _("Position"), _("OEM code"), _("Part"), _("Quantity"), _("Remark"), _("Available"), _("Reference picture"),
     ]  # fmt: skip
-    return [*header, _("Model codes")] if with_models else header
+    return [*header, *([_("Model codes")] if with_models else []), _("Fits this vehicle")]
 
 
 def _cells(part: dict[str, Any], with_models: bool, answers: dict[bool, str]) -> list[str]:
@@ -75,7 +78,7 @@ def _cells(part: dict[str, Any], with_models: bool, answers: dict[bool, str]) ->
         answers[not part["unavailable"]],
         reference["code"] if reference else "",
     ]
-    return [*cells, ", ".join(part["modelCodes"])] if with_models else cells
+    return [*cells, *([", ".join(part["modelCodes"])] if with_models else []), fit_label(part)]
 
 
 def safe_cell(value: str) -> str:

@@ -9,7 +9,9 @@ from typing import Any
 from flask import Response, render_template
 from flask_babel import gettext as _
 
+from app.accounts.models import User
 from app.catalog import deep_links, services
+from app.catalog.fit import presenters as fit_presenters
 from app.catalog.models import Category
 from app.catalog.search import services as search
 from app.core.errors import ApiError
@@ -35,10 +37,17 @@ def overview_main(vehicle: Vehicle, tree: dict[str, Any]) -> dict[str, Any]:
     return {"kind": "overview", "title": vehicle.title, "children": tree["nodes"], "loadError": tree["loadError"]}
 
 
-def category_main(vehicle: Vehicle, detail: dict[str, Any], selected_part: int | None = None) -> dict[str, Any]:
-    """`selected_part` (a search result followed to its leaf) is shown selected, with its hotspot."""
+def category_main(
+    vehicle: Vehicle, detail: dict[str, Any], selected_part: int | None = None, fit_notice: str | None = None
+) -> dict[str, Any]:
+    """`selected_part` (a search result followed to its leaf) is shown selected, with its hotspot. The rows that fit
+    the vehicle come first; the rows that do not are apart (`notFitting`, shown collapsed), or left out under the
+    dealer's "only what fits" switch. `fit_notice`: why the dealer's last answer to the question was refused."""
     category = node(detail["category"])
-    rows, anchors = _part_rows(detail["parts"])
+    fitting_only = bool((detail.get("fit") or {}).get("fittingOnly"))
+    fitting, not_fitting, hidden = fit_presenters.split_rows(detail["parts"], fitting_only, selected_part)
+    rows, anchors = _part_rows([*fitting, *not_fitting])
+    fitting, not_fitting = rows[: len(fitting)], rows[len(fitting) :]
     selected = next((row for row in rows if row["id"] == selected_part), None)
     return {
         "kind": "category",
@@ -46,7 +55,11 @@ def category_main(vehicle: Vehicle, detail: dict[str, Any], selected_part: int |
         "category": category,
         "ancestors": [_crumb(item) for item in detail["ancestors"]],
         "children": [node(child) for child in detail["children"]],
-        "parts": rows,
+        "parts": fitting,
+        "notFitting": not_fitting,
+        "notFittingOpen": bool(selected and selected["fitStatus"] == fit_presenters.NO),
+        "dimmedPositions": fit_presenters.dimmed_positions(detail["parts"]),
+        "fit": {**fit_presenters.leaf_fit(detail, hidden), "notice": fit_notice},
         "anchors": anchors,
         "showModelCodes": any(row["modelCodes"] for row in rows),
         "selectedPart": selected["id"] if selected else None,
@@ -66,16 +79,21 @@ def error_main(error: ApiError) -> dict[str, Any]:
     }
 
 
-def search_main(vehicle: Vehicle, raw_query: str) -> dict[str, Any]:
-    """The catalog search's results: categories with their hit counts, parts with their breadcrumbs."""
+def search_main(vehicle: Vehicle, raw_query: str, user: User | None = None) -> dict[str, Any]:
+    """The catalog search's results: categories with their hit counts, parts with their breadcrumbs and their fit for
+    the vehicle as `user` has it."""
     main: dict[str, Any] = {"kind": "search", "title": _("Search: %(query)s", query=raw_query), "query": raw_query}
     try:
-        found = search.search(vehicle, search.parse_query(raw_query))
+        found = search.search(vehicle, search.parse_query(raw_query), user)
     except ApiError as error:
         return {**main, "message": error.message}
     categories = [{**node(item), "trail": [_crumb(step) for step in item["ancestors"]]} for item in found["categories"]]
     parts = [
-        {**part, "trail": [_crumb(step) for step in part["breadcrumb"]], "leafId": part["leaf"]["id"]}
+        {
+            **fit_presenters.with_fit(part),
+            "trail": [_crumb(step) for step in part["breadcrumb"]],
+            "leafId": part["leaf"]["id"],
+        }
         for part in _with_copy_labels(found["parts"])
     ]
     return {**main, **found, "categories": categories, "parts": parts}
@@ -110,11 +128,13 @@ def tree_view(roots: dict[str, Any]) -> dict[str, Any]:
     return {"nodes": [node(root) for root in roots["categories"]], "loadError": roots["loadError"], "current": None}
 
 
-def opened_tree(vehicle: Vehicle, selected: Category, detail: dict[str, Any]) -> dict[str, Any]:
+def opened_tree(
+    vehicle: Vehicle, selected: Category, detail: dict[str, Any], user: User | None = None
+) -> dict[str, Any]:
     """The roots, opened along the selected category's ancestors (and the category itself when it is a group), from
-    stored rows only: a stored category's ancestors and their children are stored."""
+    stored rows only: a stored category's ancestors and their children are stored. Leaves' fit counts: `user`'s."""
     ancestor_ids = [ancestor["id"] for ancestor in detail["ancestors"]]
-    levels = services.stored_levels(vehicle, ancestor_ids)
+    levels = services.stored_levels(vehicle, ancestor_ids, user)
     tree = tree_view({"categories": levels.get(None, []), "loadError": False})
     level = tree["nodes"]
     for ancestor_id in ancestor_ids:
@@ -142,7 +162,7 @@ def opened_node(category: Category, branch: dict[str, Any]) -> dict[str, Any]:
 
 def node(view: dict[str, Any]) -> dict[str, Any]:
     """A category as the templates show it: the name without its {NNN-NNN} code (shown apart), children unknown."""
-    return {**view, "label": _label(view), "children": None, "loadError": False}
+    return {**view, "label": _label(view), "children": None, "loadError": False, "fit": fit_presenters.tree_fit(view)}
 
 
 def _crumb(item: dict[str, Any]) -> dict[str, Any]:

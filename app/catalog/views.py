@@ -19,19 +19,17 @@ from flask import Blueprint, Response, redirect, render_template, request, url_f
 from flask_login import current_user
 
 from app.catalog import deep_links, references, services
+from app.catalog.dealer_pages import category_answer, closed_tree, page_answer, refused_answer
 from app.catalog.models import Category
 from app.catalog.page_links import dealer_links
 from app.catalog.presenters import (
-    PLAN_LIMITED,
     QUERY_MAX_LENGTH,
     category_main,
     error_main,
     opened_node,
-    opened_tree,
     overview_main,
     retargeted,
     search_main,
-    tree_view,
 )
 from app.core.errors import ApiError
 from app.core.htmx import vary_on_htmx, wants_fragment
@@ -51,13 +49,13 @@ def vehicle_page(vehicle_id: int) -> Response:
     try:
         services.open_vehicle(current_user, vehicle.id)
     except ApiError as error:
-        return _refused(vehicle, error)
+        return refused_answer(vehicle, error)
     query = request.args.get("q", "").strip()[:QUERY_MAX_LENGTH]
     if query and wants_fragment():
-        return _answer(vehicle, search_main(vehicle, query))
-    tree = _tree(vehicle)
-    main = search_main(vehicle, query) if query else overview_main(vehicle, tree)
-    return _answer(vehicle, main, tree=tree)
+        return page_answer(vehicle, search_main(vehicle, query, current_user))
+    tree = closed_tree(vehicle)
+    main = search_main(vehicle, query, current_user) if query else overview_main(vehicle, tree)
+    return page_answer(vehicle, main, tree=tree)
 
 
 @bp.get("/categories/<int:category_id>")
@@ -92,7 +90,7 @@ def reference(vehicle_id: int, code: str):
     except ApiError as error:
         if error.code == "reference_not_found":
             return redirect(links.home(code), code=303)
-        return _refused(vehicle, error)
+        return refused_answer(vehicle, error)
     return redirect(links.category(target), code=303)
 
 
@@ -107,7 +105,7 @@ def children(vehicle_id: int, category_id: int):
     except ApiError as error:
         # The tree has no room for a refusal: it is shown in the main area instead.
         return retargeted(error_main(error))
-    opened = opened_node(found, services.children_of(vehicle, found))
+    opened = opened_node(found, services.children_of(vehicle, found, current_user))
     html = render_template("catalog/_tree_node.html", links=dealer_links(vehicle.id), node=opened, current=None)
     return vary_on_htmx(Response(html))
 
@@ -126,31 +124,6 @@ def _category_page(
         services.open_vehicle(current_user, vehicle.id)
         found = locate(vehicle)
     except ApiError as error:
-        return _refused(vehicle, error)
+        return refused_answer(vehicle, error)
     detail = services.category_detail(vehicle, found, current_user)
-    main = category_main(vehicle, detail, selected(detail["parts"]))
-    if wants_fragment():
-        return _answer(vehicle, main)
-    return _answer(vehicle, main, tree=opened_tree(vehicle, found, detail))
-
-
-def _answer(vehicle: Vehicle, main: dict[str, Any], tree: dict[str, Any] | None = None, status: int = 200) -> Response:
-    """The main area alone for HTMX (always 200: htmx swaps no error status), else the vehicle page around it."""
-    context = {"vehicle": vehicle, "main": main, "links": dealer_links(vehicle.id)}
-    if wants_fragment():
-        return vary_on_htmx(Response(render_template("catalog/_main_response.html", **context)))
-    html = render_template("vehicles/vehicle.html", tree=tree, **context)
-    return vary_on_htmx(Response(html, status=status))
-
-
-def _refused(vehicle: Vehicle, error: ApiError) -> Response:
-    """A refusal (no plan for the brand, no such category) in the main area; the page keeps the vehicle's facts."""
-    main = error_main(error)
-    if wants_fragment():
-        return _answer(vehicle, main)
-    tree = None if error.code in PLAN_LIMITED else _tree(vehicle)  # the tree is still the dealer's way on
-    return _answer(vehicle, main, tree=tree, status=error.status)
-
-
-def _tree(vehicle: Vehicle) -> dict[str, Any]:
-    return tree_view(services.tree(vehicle))
+    return category_answer(vehicle, found, detail, category_main(vehicle, detail, selected(detail["parts"])))

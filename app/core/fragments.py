@@ -10,6 +10,10 @@ Used for the catalog's tree and main area, each on its own (templates/catalog/_l
 opened by many dealers, and rendering a parts table of a hundred rows costs more than reading it from the database.
 The main area of a drawing is then one entry whether it came in a whole page or as the HTMX swap of a click in the
 tree.
+
+A form in a kept fragment cannot carry its CSRF token: the token is the session's, and re-signed on every request, so
+it would make every key new and hand one dealer's token to another. Such a form writes `form_token_field` (a hidden
+input holding FORM_TOKEN_SLOT); the fragment is kept with the slot, and each render puts the request's token in it.
 """
 
 from __future__ import annotations
@@ -26,9 +30,12 @@ from uuid import UUID
 import orjson
 from flask import Flask, current_app, render_template, request
 from flask_babel import get_locale
-from markupsafe import Markup
+from flask_wtf.csrf import generate_csrf
+from markupsafe import Markup, escape
 
 EXTENSION_KEY = "fragment_cache"
+FORM_TOKEN_SLOT = "form-token-slot-7c1e5a"  # noqa: S105 - a placeholder; no markup, so escaping keeps it as written
+FORM_TOKEN_FIELD = Markup(f'<input type="hidden" name="csrf_token" value="{FORM_TOKEN_SLOT}">')  # noqa: S704 - constant
 
 
 class _InexactError(TypeError):
@@ -110,7 +117,16 @@ def _exact(value: Any) -> Any:
 def init_fragment_cache(app: Flask) -> None:
     cache = FragmentCache(int(app.config.get("FRAGMENT_CACHE_MB", 0) * 1_000_000))
     app.extensions[EXTENSION_KEY] = cache
-    app.jinja_env.globals["cached_fragment"] = lambda template, **context: fragments().render(template, **context)
+    app.jinja_env.globals["cached_fragment"] = render_fragment
+    app.jinja_env.globals["form_token_field"] = FORM_TOKEN_FIELD
+
+
+def render_fragment(template: str, **context: Any) -> Markup:
+    """The fragment, kept or rendered, with the request's CSRF token in the slots of its forms."""
+    html = fragments().render(template, **context)
+    if FORM_TOKEN_SLOT not in html:
+        return html
+    return Markup(html.replace(FORM_TOKEN_SLOT, escape(generate_csrf())))  # noqa: S704 - our markup, token escaped
 
 
 def fragments() -> FragmentCache:

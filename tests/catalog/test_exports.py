@@ -63,7 +63,7 @@ def test_the_csv_lists_the_leafs_parts_as_its_table_does(client, bmw, upstreams)
     header, *rows = csv_rows(client, csv_url(bmw, leaf["category"]["id"]))
 
     with_models = any(part["modelCodes"] for part in leaf["parts"])
-    assert header == TURKISH_HEADER + (["Model kodları"] if with_models else [])
+    assert header == TURKISH_HEADER + (["Model kodları"] if with_models else []) + ["Araca uyum"]
     assert len(rows) == len(leaf["parts"])
     for row, part in zip(rows, leaf["parts"], strict=True):
         assert row[:3] == [part["position"] or "", part["oemCode"], part["label"]]

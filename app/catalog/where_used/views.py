@@ -14,6 +14,7 @@ from flask import Blueprint, Response, render_template
 from flask_login import current_user
 
 from app.catalog import services
+from app.catalog.fit.presenters import with_fit
 from app.catalog.where_used import services as where_used
 from app.core.errors import ApiError
 from app.core.htmx import vary_on_htmx, wants_fragment
@@ -32,6 +33,7 @@ def panel(vehicle_id: int, part_id: int):
             raise  # the error page, with its status
         return _answer({"part_id": part_id, "message": error.message})  # htmx swaps no error status
     found = where_used.find(current_user, part.search_code)
+    found = {**found, "vehicles": [{**item, "parts": list(map(with_fit, item["parts"]))} for item in found["vehicles"]]}
     shown = sum(len(vehicle["parts"]) for vehicle in found["vehicles"])
     return _answer({"part_id": part.id, "oem_code": part.oem_code, "vehicle": vehicle, "found": found, "shown": shown})
 

@@ -242,6 +242,14 @@
     return leaf.querySelectorAll(`${selector}[data-position="${escape(position)}"]`);
   }
 
+  // Rows that do not fit the vehicle wait in a closed <details>: a hotspot or a link that picks one opens it.
+  function unfold(row) {
+    const box = row.closest("details");
+    if (box && !box.open) box.open = true;
+  }
+
+  const shown = (row) => !row.closest("details:not([open])");
+
   function clearSelection(leaf) {
     leaf.querySelectorAll(".is-selected").forEach((element) => element.classList.remove("is-selected"));
   }
@@ -263,6 +271,7 @@
     rows.forEach((row) => row.classList.add("is-selected"));
     atPosition(leaf, position, ".hotspot").forEach((item) => item.classList.add("is-selected"));
     if (rows.length) {
+      unfold(rows[0]);
       makeCurrent(leaf, rows[0]);
       rows[0].focus({ preventScroll: true });
       rows[0].scrollIntoView({ block: "center", behavior: reducedMotion() ? "auto" : "smooth" });
@@ -304,7 +313,7 @@
     const row = event.target.closest ? event.target.closest("[data-leaf] .part-row") : null;
     if (!row || event.target !== row || event.altKey || event.ctrlKey || event.metaKey) return;
     const leaf = row.closest("[data-leaf]");
-    const rows = Array.from(leaf.querySelectorAll(".part-row"));
+    const rows = Array.from(leaf.querySelectorAll(".part-row")).filter(shown);
     const index = rows.indexOf(row);
     const moves = { ArrowDown: index + 1, ArrowUp: index - 1, Home: 0, End: rows.length - 1 };
     if (event.key in moves) {
@@ -351,6 +360,7 @@
     }
     const row = leaf.querySelector(".part-row.is-selected");
     if (!row) return;
+    unfold(row);
     row.scrollIntoView({ block: "center" });
     if (row.dataset.position) window.setTimeout(() => reveal(leaf, row.dataset.position), 0);
   }
