@@ -4,10 +4,12 @@ bypassed for a context it cannot serialise exactly."""
 from __future__ import annotations
 
 from flask_babel import refresh
+from flask_wtf.csrf import generate_csrf
 
 from app.catalog.page_links import dealer_links
-from app.core.fragments import FragmentCache
+from app.core.fragments import EXTENSION_KEY, FORM_TOKEN_SLOT, FragmentCache
 from app.vehicles.models import Vehicle
+from tests.conftest import csrf_token_from
 
 TEMPLATE = "catalog/_main.html"
 
@@ -72,3 +74,18 @@ def test_the_locale_is_part_of_the_key(app):
             cache.render(TEMPLATE, main=_main("a"), links=dealer_links(1))
 
     assert len(cache._entries) == 2
+
+
+def test_a_kept_form_gets_each_request_s_own_csrf_token(app, monkeypatch):
+    """The fragment is kept with a slot where its forms' token goes; each render fills it with the request's token."""
+    cache = FragmentCache(max_chars=100_000)
+    monkeypatch.setitem(app.extensions, EXTENSION_KEY, cache)
+    template = app.jinja_env.from_string('<form method="post">{{ form_token_field }}</form>')
+    monkeypatch.setattr(app.jinja_env, "get_template", lambda name, *args, **kwargs: template)
+    for _ in range(2):
+        with app.test_request_context("/"):
+            html = app.jinja_env.globals["cached_fragment"]("form.html", name="same")
+            assert FORM_TOKEN_SLOT not in html
+            assert csrf_token_from(html) == generate_csrf()  # the request's own token, not kept
+
+    assert len(cache._entries) == 1 and FORM_TOKEN_SLOT in next(iter(cache._entries.values()))
