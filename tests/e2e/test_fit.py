@@ -20,6 +20,11 @@ SELECTED = re.compile(r"\bis-selected\b")
 DOORS_QUESTION = "Araç kaç kapılı?"  # what the oil filter drawing's maybes hang on (tests/catalog/test_fit_pages.py)
 
 
+def fitting_now(main) -> int:
+    """The rows the table shows as fitting: those of the first table that are not maybes."""
+    return main.locator(".parts-table:not(.not-fitting-table) .part-row:not(.is-fit-maybe)").count()
+
+
 def test_only_what_fits_hides_the_rows_that_do_not_fit_and_dims_their_hotspots(catalog_server, page):
     url, dealer, _app = catalog_server
     page.set_viewport_size(DESKTOP)
@@ -78,6 +83,9 @@ def test_answering_the_question_settles_the_maybes_it_hangs_on(catalog_server, p
     assert before > 0
     expect(maybes.first.locator(".fit-maybe")).to_contain_text("Belki: ")
 
+    count = page.locator("#catalog-tree .tree-link[aria-current] ~ .fit-count")
+    expect(count).to_have_text(f"{fitting_now(main)} uyan")  # the drawing's parts came with it: the tree counts them
+
     question.get_by_role("button", name="4", exact=True).click()
 
     answer = main.locator(".fit-answers li")
@@ -85,6 +93,7 @@ def test_answering_the_question_settles_the_maybes_it_hangs_on(catalog_server, p
     expect(answer.locator(".fit-answer-text")).to_contain_text("4")
     expect(main.locator("form.fit-question legend", has_text=DOORS_QUESTION)).to_have_count(0)
     assert maybes.count() < before  # the rows that hung on the doors alone are settled
+    expect(count).to_have_text(f"{fitting_now(main)} uyan")
 
     # Changed: the question is asked again and the maybes are back.
     answer.get_by_role("button", name=re.compile("^Değiştir")).click()

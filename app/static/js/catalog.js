@@ -45,12 +45,27 @@
     const link = document.querySelector(`.tree-link[data-category-id="${escape(id)}"]`);
     if (!link) return;
     link.setAttribute("aria-current", "page");
+    showFitCount(link.closest(".tree-node"), main);
     const tree = link.closest(".catalog-tree");
     if (tree && tree.scrollHeight > tree.clientHeight) {
       // Within the tree only: scrollIntoView would move the page too.
       const offset = link.getBoundingClientRect().top - tree.getBoundingClientRect().top;
       if (offset < 0 || offset > tree.clientHeight - link.offsetHeight) tree.scrollTop += offset - tree.clientHeight / 3;
     }
+  }
+
+  // A drawing's parts fetched just now, or an answer that settled its maybes: its node in the tree counts what fits
+  // as the main area does (data-fit-count), greyed when nothing does.
+  function showFitCount(node, main) {
+    if (!node || !main.dataset.fitCount) return;
+    let count = node.querySelector(":scope > .tree-row > .fit-count");
+    if (!count) {
+      count = document.createElement("span");
+      count.className = "fit-count";
+      node.querySelector(":scope > .tree-row").append(" ", count);
+    }
+    count.textContent = main.dataset.fitCount;
+    node.classList.toggle("is-not-fitting", "fitNone" in main.dataset);
   }
 
   // The shown category's ancestors (data-trail) opened in the tree, loading the branches not loaded yet, so the
