@@ -9,7 +9,10 @@ import csv
 import io
 
 import pytest
+import sqlalchemy as sa
 
+from app.catalog.models import Category, Part
+from app.extensions import db
 from app.sources.sandbox.catalog import VIN_GOLF
 from tests.catalog.test_fit_api import colleague, decoded, get  # noqa: F401 - the colleague fixture is used here
 from tests.catalog.test_pages import HX, main_area, page, text_of, tree_area
@@ -110,13 +113,13 @@ def test_the_tree_counts_what_fits_in_each_drawing(client, golf):
 def test_a_drawing_where_nothing_fits_is_greyed_and_says_so(client, golf):
     """Every row made a no for this dealer (his answers are the way): the tree greys the leaf and the table is empty."""
     detail = oil_filter(client, golf)
-    from app.catalog.models import Category, Part
-    from app.extensions import db
-
-    db.session.query(Part).filter(Part.category_id == detail["category"]["id"]).update({"fit_status": "no"})
+    leaf_id = detail["category"]["id"]
+    db.session.execute(sa.update(Part).where(Part.category_id == leaf_id).values(fit_status="no"))
     yes_and_maybe = len(detail["parts"]) - len(by_status(detail, "no"))
-    db.session.query(Category).filter(Category.id == detail["category"]["id"]).update(
-        {"fit_yes": 0, "fit_maybe": 0, "fit_no": Category.fit_no + yes_and_maybe}
+    db.session.execute(
+        sa.update(Category)
+        .where(Category.id == leaf_id)
+        .values(fit_yes=0, fit_maybe=0, fit_no=Category.fit_no + yes_and_maybe)
     )
 
     html = page(client, leaf_url(golf, detail))
@@ -300,3 +303,13 @@ def test_the_csv_and_the_print_page_say_whether_each_row_fits(client, golf):
     assert "Araca uyum" in [th.get_text() for th in elements(printed, ".print-table th")]
     cells = [cell.get_text() for cell in elements(printed, ".print-table td.print-fit")]
     assert cells == [row[-1] for row in rows]  # every row, in the drawing's order, whatever the switch
+
+
+def test_where_used_marks_a_row_that_does_not_fit_its_vehicle(client, golf):
+    detail = oil_filter(client, golf)
+    part = next(part for part in by_status(detail, "no") if part["reference"] is None)
+
+    panel = page(client, f"/vehicles/{golf}/parts/{part['id']}/where-used", headers=HX)
+
+    this_row = next(item for item in elements(panel, ".where-used-places li") if item.select("a[aria-current]"))
+    assert this_row.select_one(".fit-no").get_text().startswith("Uymaz")
