@@ -14,7 +14,8 @@ import sqlalchemy as sa
 from app.catalog.models import Category, Part
 from app.extensions import db
 from app.sources.sandbox.catalog import VIN_GOLF
-from tests.catalog.test_fit_api import colleague, decoded, get  # noqa: F401 - the colleague fixture is used here
+from tests.browse.test_opening import GOLF, golf_car, open_car
+from tests.catalog.test_fit_api import colleague, decoded, get, leaves  # noqa: F401 - the colleague fixture is used here
 from tests.catalog.test_pages import HX, main_area, page, text_of, tree_area
 from tests.conftest import csrf_token_from
 from tests.support.markup import elements, the
@@ -313,3 +314,27 @@ def test_where_used_marks_a_row_that_does_not_fit_its_vehicle(client, golf):
 
     this_row = next(item for item in elements(panel, ".where-used-places li") if item.select("a[aria-current]"))
     assert this_row.select_one(".fit-no").get_text().startswith("Uymaz")
+
+
+def test_a_browsed_car_asks_for_its_build_month_with_a_month_input(client, dealer, upstreams):
+    """Without a VIN the variant fixes no build date: the drawing asks for the month, and the answer settles it."""
+    opened = open_car(client, f"/api/browse/catapi/{GOLF}/cars/{golf_car(client)}/open")
+    vehicle_id = opened["vehicleId"]
+    detail = next(
+        item for item in leaves(client, vehicle_id) if (item["fit"]["question"] or {}).get("input") == "month"
+    )
+    url = leaf_url(vehicle_id, detail)
+    html = page(client, url)
+    month = the(main_area(html), 'form.fit-question input[type="month"]')
+    assert month["name"] == "month" and month.has_attr("required")
+    action, fields = question_form(main_area(html))
+    assert fields == {"fact": "build_date"}
+
+    answered = post_form(client, action, csrf_token_from(html), {**fields, "month": "2017-09"})
+
+    assert answered.status_code == 303
+    after = get(client, f"/api/vehicles/{vehicle_id}/categories/{detail['category']['id']}")
+    assert [answer["value"] for answer in after["fit"]["answers"]] == ["2017-09"]
+    still = [part for part in by_status(after, "maybe") if part["fit"]["question"] == "build_date"]
+    assert len(still) < len([part for part in by_status(detail, "maybe") if part["fit"]["question"] == "build_date"])
+    assert the(main_area(page(client, url)), ".fit-answer-text").get_text() == after["fit"]["answers"][0]["text"]
