@@ -20,7 +20,9 @@ from app import (
     demo,
     internal_admin,
     notifications,
+    quotes,
     referrals,
+    shelf,
     site,
     storage,
     translation,
@@ -52,7 +54,9 @@ from app.demo import seed as demo_seed
 from app.extensions import compress, db, limiter, migrate, redis_store
 from app.internal_admin import models as internal_admin_models
 from app.notifications import models as notifications_models
+from app.quotes import models as quotes_models
 from app.referrals import models as referrals_models
+from app.shelf import models as shelf_models
 from app.sources.cli import register_sources_commands
 from app.translation import models as translation_models
 from app.vehicles import models as vehicles_models
@@ -70,7 +74,9 @@ DOMAINS = (
     auth,
     billing,
     vehicles,
+    shelf,
     catalog,
+    quotes,
     browse,
     demo,
     admin,
@@ -94,6 +100,8 @@ MODELS = (
     billing_models,
     vehicles_models,
     catalog_models,
+    shelf_models,
+    quotes_models,
     internal_admin_models,
     translation_models,
     referrals_models,

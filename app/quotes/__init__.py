@@ -1,0 +1,9 @@
+"""Quotes (teklif): parts and free lines for the vehicle in front of the clerk, totals with KDV, shared with the
+customer by a signed read-only link (WhatsApp), printed or exported."""
+
+from flask import Blueprint
+
+
+def blueprints() -> list[Blueprint]:
+    """The domain's blueprints, registered in this order (imported here so that a model import loads no route)."""
+    return []

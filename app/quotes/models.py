@@ -1,0 +1,74 @@
+"""Quotes: a dealer's offer to a customer for one vehicle, its lines, and the dealer's quote settings.
+
+A quote is shared by a random token whose SHA-256 is stored (`share_token_hash`): the link works without an account
+until `expires_at`, unless revoked; its first opening is recorded (`first_opened_at`, state "opened").
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from decimal import Decimal
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Mapped, mapped_column
+
+from app.core.db import UTCDateTime, utcnow
+from app.extensions import db
+
+QUOTE_STATUSES = ("draft", "sent", "opened")
+LINE_KINDS = ("part", "free")
+DEFAULT_KDV_RATE = Decimal("20.00")
+
+
+class QuoteProfile(db.Model):
+    """What a dealer's quotes say of the shop (name, phone) and the KDV rate they apply."""
+
+    __tablename__ = "quote_profile"
+
+    user_id: Mapped[uuid.UUID] = mapped_column(sa.ForeignKey("user.id", ondelete="CASCADE"), primary_key=True)
+    shop_name: Mapped[str | None] = mapped_column(sa.String(120))
+    phone: Mapped[str | None] = mapped_column(sa.String(40))
+    kdv_rate: Mapped[Decimal] = mapped_column(sa.Numeric(5, 2), default=DEFAULT_KDV_RATE)
+
+
+class Quote(db.Model):
+    __tablename__ = "quote"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[uuid.UUID] = mapped_column(sa.ForeignKey("user.id", ondelete="CASCADE"), index=True)
+    vehicle_id: Mapped[int | None] = mapped_column(sa.ForeignKey("vehicle.id", ondelete="SET NULL"))
+    vin: Mapped[str | None] = mapped_column(sa.String(17))
+    vehicle_title: Mapped[str] = mapped_column(sa.String(200), default="")
+    customer: Mapped[str | None] = mapped_column(sa.String(120))
+    status: Mapped[str] = mapped_column(sa.String(8), default="draft")
+    kdv_rate: Mapped[Decimal] = mapped_column(sa.Numeric(5, 2), default=DEFAULT_KDV_RATE)
+    share_token_hash: Mapped[str | None] = mapped_column(sa.String(64), unique=True)
+    shared_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    expires_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    first_opened_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
+
+    __table_args__ = (sa.CheckConstraint(f"status IN {QUOTE_STATUSES}", name="status"),)
+
+
+class QuoteLine(db.Model):
+    """A part from the catalog (`part_id`, kept as text when the part goes) or a free line (labour, other items)."""
+
+    __tablename__ = "quote_line"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    quote_id: Mapped[int] = mapped_column(sa.ForeignKey("quote.id", ondelete="CASCADE"), index=True)
+    kind: Mapped[str] = mapped_column(sa.String(5), default="part")
+    part_id: Mapped[int | None] = mapped_column(sa.ForeignKey("part.id", ondelete="SET NULL"))
+    category_id: Mapped[int | None]  # the drawing the part was added from (its thumbnail on the shared page)
+    oem_code: Mapped[str | None] = mapped_column(sa.String(60))
+    name: Mapped[str] = mapped_column(sa.String(300))
+    quantity: Mapped[Decimal] = mapped_column(sa.Numeric(10, 2), default=Decimal(1))
+    unit_price: Mapped[Decimal | None] = mapped_column(sa.Numeric(14, 2))
+    sort_order: Mapped[int] = mapped_column(default=0)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    __table_args__ = (sa.CheckConstraint(f"kind IN {LINE_KINDS}", name="kind"),)
