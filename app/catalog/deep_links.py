@@ -15,10 +15,9 @@ from typing import Any
 from flask_babel import gettext as _
 
 from app.catalog import names, services
-from app.catalog.folding import fold_code
 from app.catalog.models import Category
 from app.core.errors import ApiError
-from app.core.text import fold
+from app.core.text import fold, fold_code
 from app.vehicles.models import Vehicle
 
 _NOT_SLUG = re.compile(r"[^0-9a-z]+")

@@ -6,18 +6,11 @@ live in indexed columns (`search_name`, `search_code`) filled when a row is inse
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
-from app.core.text import fold
+from app.core.text import fold, fold_code
 
-_NOT_ALNUM = re.compile(r"[^0-9a-z]+")
 SEARCH_NAME_LENGTH = 300  # the search_name columns' length
-
-
-def fold_code(code: str) -> str:
-    """An OEM code's search key: folded, letters and digits only ("34 11-6.860" → "34116860")."""
-    return _NOT_ALNUM.sub("", fold(code))
 
 
 def fold_names(name: str, name_tr: str | None) -> str:

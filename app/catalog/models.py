@@ -14,8 +14,9 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.orm import Mapped, mapped_column
 
-from app.catalog.folding import SEARCH_NAME_LENGTH, fold_code, fold_names, folded_code, folded_name
+from app.catalog.folding import SEARCH_NAME_LENGTH, fold_names, folded_code, folded_name
 from app.core.db import JsonDocument, UTCDateTime, utcnow
+from app.core.text import fold_code
 from app.extensions import db
 
 

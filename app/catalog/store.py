@@ -12,10 +12,11 @@ import sqlalchemy as sa
 from app.catalog import names
 from app.catalog.fit import services as fit
 from app.catalog.fit.facts import VehicleFacts
-from app.catalog.folding import fold_code, fold_names
+from app.catalog.folding import fold_names
 from app.catalog.models import Category, FitPreference, Hotspot, Part, PartFit, SchemaPicture
 from app.catalog.providers import Node, PartLine, Picture
 from app.core.db import insert_for, utcnow
+from app.core.text import fold_code
 from app.extensions import db
 from app.translation import Translator
 from app.translation import services as translation

@@ -1,8 +1,9 @@
-"""Text helpers every layer may use: Turkish case folding for search keys, and the masked e-mail address shown or
-logged in place of the real one."""
+"""Text helpers every layer may use: Turkish case folding for search keys, part numbers' search key, and the masked
+e-mail address shown or logged in place of the real one."""
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 # After Turkish lower-casing: the Turkish letters with their ASCII base, so a dealer typing on a keyboard without
@@ -18,6 +19,15 @@ def fold(text: str) -> str:
     # Circumflexes (hâlâ, rüzgâr) and any other accent: drop the combining marks.
     decomposed = unicodedata.normalize("NFD", text)
     return "".join(char for char in decomposed if not unicodedata.combining(char))
+
+
+_NOT_ALNUM = re.compile(r"[^0-9a-z]+")
+
+
+def fold_code(code: str) -> str:
+    """A part number's search key: folded, letters and digits only ("34 11-6.860" → "34116860"); the catalog's OEM
+    codes and the dealer's shelf list are matched by it, as a clerk types a number."""
+    return _NOT_ALNUM.sub("", fold(code))
 
 
 def masked_email(address: str) -> str:

@@ -7,9 +7,8 @@ from urllib.parse import urlencode
 
 import sqlalchemy as sa
 
-from app.catalog.folding import fold_code
 from app.catalog.models import Category, Part
-from app.core.text import fold
+from app.core.text import fold, fold_code
 from app.extensions import db
 from tests.catalog.test_categories import first_leaf, get, run_prefetch
 

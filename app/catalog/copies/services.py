@@ -13,10 +13,10 @@ from typing import Any
 import sqlalchemy as sa
 
 from app.accounts.models import User
-from app.catalog.folding import fold_code
 from app.catalog.models import OemCopy, Part
 from app.catalog.services import part_with_code
 from app.core.db import begin_writes, utcnow
+from app.core.text import fold_code
 from app.extensions import db
 from app.vehicles.models import Vehicle
 

@@ -14,11 +14,10 @@ from flask_babel import gettext as _
 
 from app.accounts.models import User
 from app.catalog import names, store
-from app.catalog.folding import fold_code
 from app.catalog.models import Category, Part, PartFit
 from app.catalog.services import part_view
 from app.core.errors import ApiError
-from app.core.text import fold
+from app.core.text import fold, fold_code
 from app.extensions import db
 from app.vehicles.models import Vehicle
 

@@ -21,9 +21,9 @@ from app.accounts.models import User
 from app.billing.access import ensure_brand_access
 from app.catalog import names, store
 from app.catalog.fit import services as fit
-from app.catalog.folding import fold_code
 from app.catalog.models import Category, Part, PartFit
 from app.core.errors import ApiError
+from app.core.text import fold_code
 from app.extensions import db
 from app.vehicles.models import Vehicle
 
