@@ -6,7 +6,7 @@ from flask import Blueprint, jsonify, request
 from flask_login import current_user
 
 from app.catalog import references, services
-from app.catalog.fit import services as fit
+from app.catalog.fit import shapes as fit_shapes
 from app.catalog.schemas import CategoryDetail, CategoryQuery, Progress, ReferenceTarget, Tree
 from app.core.openapi import documented
 
@@ -33,7 +33,7 @@ def progress(vehicle_id: int):
     summary="A category: its children or parts (each with its fit for the vehicle), picture and ancestors",
 )
 def category(vehicle_id: int, category_id: int):
-    only = fit.parse_status_filter(request.args.get("fit"))
+    only = fit_shapes.parse_status_filter(request.args.get("fit"))
     vehicle = services.open_vehicle(current_user, vehicle_id)
     found = services.category_in(vehicle, category_id)
     return jsonify(services.category_detail(vehicle, found, current_user, only))

@@ -15,7 +15,9 @@ from flask_babel import gettext as _
 from app.accounts.models import User
 from app.billing.access import ensure_brand_access
 from app.catalog import backfill, bridge, names, store
-from app.catalog.fit import services as fit
+from app.catalog.fit import answers as fit_answers
+from app.catalog.fit import services as fit_services
+from app.catalog.fit import shapes as fit_shapes
 from app.catalog.models import Category, Part
 from app.catalog.providers import (
     CategoryRef,
@@ -151,7 +153,7 @@ def detail_view(
     """A category's detail as the dealer page, the API and the demo show it. A leaf's `fit`: the drawing's question,
     the dealer's answers its rows use, his switch, and how many rows `only` left out (`hidden`)."""
     user_id = user.id if user is not None else None
-    answers = fit.answers_on(user_id, vehicle.id) if user_id and category.fit_maybe else fit.Answers()
+    answers = fit_answers.answers_on(user_id, vehicle.id) if user_id and category.fit_maybe else fit_answers.Answers()
     shown = parts_view(vehicle, parts, answers)
     fits = [part["fit"] for part in shown]
     kept = [part for part in shown if only is None or part["fit"]["status"] in only]
@@ -170,21 +172,21 @@ def _detail_category_view(category: Category, fits: list[dict[str, Any]]) -> dic
     """The category itself; a leaf's fit counts are its rows' as the dealer sees them (read with them)."""
     view = category_view(category)
     if category.is_leaf and fits:  # also a leaf fetched just now, read before its counts were stored
-        counted = fit.leaf_counts(part_fit["status"] for part_fit in fits)
+        counted = fit_services.leaf_counts(part_fit["status"] for part_fit in fits)
         yes, no, maybe = counted["fit_yes"], counted["fit_no"], counted["fit_maybe"]
-        view["fit"] = {"status": fit.leaf_status(yes, no, maybe), "yes": yes, "no": no, "maybe": maybe}
+        view["fit"] = {"status": fit_shapes.leaf_status(yes, no, maybe), "yes": yes, "no": no, "maybe": maybe}
     return view
 
 
 def _detail_fit(
-    category: Category, parts: list[sa.Row], fits: list[dict[str, Any]], answers: fit.Answers, hidden: int
+    category: Category, parts: list[sa.Row], fits: list[dict[str, Any]], answers: fit_answers.Answers, hidden: int
 ) -> dict[str, Any] | None:
     if not category.is_leaf:
         return None
     used = {reason["fact"] for part_fit in fits for reason in part_fit["reasons"]}
     return {
-        "question": fit.question_for(fits, answers),
-        "answers": [fit.answer_view(fact, value, "me") for fact, value in answers.own.items() if fact in used],
+        "question": fit_shapes.question_for(fits, answers),
+        "answers": [fit_answers.answer_view(fact, value, "me") for fact, value in answers.own.items() if fact in used],
         "fittingOnly": bool(parts and parts[0][FITTING_ONLY_AT]),
         "hidden": hidden,
     }
@@ -271,7 +273,7 @@ def children_view(children: list[Category], user: User | None = None) -> list[di
 def categories_view(categories: list[Category], user: User | None = None) -> list[dict[str, Any]]:
     """The categories' views, their leaves' fit counts moved by `user`'s answers (one query, only when a leaf among
     them has a maybe)."""
-    moves = fit.leaf_moves(user.id if user is not None else None, categories)
+    moves = fit_shapes.leaf_moves(user.id if user is not None else None, categories)
     return [category_view(category, moves.get(category.id)) for category in categories]
 
 
@@ -291,11 +293,13 @@ def category_view(category: Category, fit_moves: dict[str, int] | None = None) -
         "leaf": category.is_leaf,
         "illustrationCode": category.illustration_code,
         "thumbnail": None,
-        "fit": fit.leaf_fit_view(category, fit_moves),
+        "fit": fit_shapes.leaf_fit_view(category, fit_moves),
     }
 
 
-def parts_view(vehicle: Vehicle, parts: list[sa.Row], answers: fit.Answers | None = None) -> list[dict[str, Any]]:
+def parts_view(
+    vehicle: Vehicle, parts: list[sa.Row], answers: fit_answers.Answers | None = None
+) -> list[dict[str, Any]]:
     targets = store.illustration_index(vehicle.id, {part.reference_code for part in parts if part.reference_code})
     english = names.english_wanted()
     colleagues = answers.colleagues if answers is not None else {}
@@ -323,7 +327,7 @@ def part_view(
         "quantity": quantity,
         "modelCodes": model_codes,
         "reference": {"code": reference_code, "categoryId": targets.get(reference_code)} if reference_code else None,
-        "fit": fit.part_fit_view(fit_status, fit_document, bool(answered), colleagues or {}),
+        "fit": fit_shapes.part_fit_view(fit_status, fit_document, bool(answered), colleagues or {}),
     }
 
 

@@ -1,7 +1,7 @@
 """What the pages show of the fit answer (issue 30): a leaf's rows split into what fits and what does not, the maybes'
 conditions, the positions on the picture whose every row does not fit, the leaf's question and the dealer's answers.
 
-Read from the view shapes of app.catalog.fit.services (the API shows the same): a part's `fit` and the category
+Read from the view shapes of app.catalog.fit.shapes (the API shows the same): a part's `fit` and the category
 detail's `fit`. Each is optional: a part stored before fit answers existed, the demo's reads, a detail without a dealer
 all read as "fits, nothing to ask". Everything per dealer (their answers, their switch) comes in through the detail,
 so it is in the context of the cached main area (app.core.fragments), never read from the session inside it.

@@ -3,7 +3,7 @@
 area again, with the change applied; without HTMX the browser is sent back to the leaf (303). A refused answer shows
 the leaf again with the reason beside the question (HTMX: 200, as htmx swaps no error status; else its 4xx).
 
-The writes are app.catalog.fit.services' (the API calls the same), the page is app.catalog.dealer_pages'.
+The writes are app.catalog.fit.answers' (the API calls the same), the page is app.catalog.dealer_pages'.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from flask_login import current_user
 
 from app.catalog import services
 from app.catalog.dealer_pages import category_answer, refused_answer
-from app.catalog.fit import services as fit_services
+from app.catalog.fit import answers
 from app.catalog.page_links import dealer_links
 from app.catalog.presenters import category_main
 from app.core.errors import ApiError
@@ -38,25 +38,21 @@ def answer(vehicle_id: int, category_id: int) -> Response:
     return _changed(
         vehicle_id,
         category_id,
-        lambda vehicle: fit_services.answer(
-            current_user.id, vehicle, _fact(), fit_services.parse_value(_fact(), _value())
-        ),
+        lambda vehicle: answers.answer(current_user.id, vehicle, _fact(), answers.parse_value(_fact(), _value())),
     )
 
 
 @bp.post("/clear")
 def clear(vehicle_id: int, category_id: int) -> Response:
     """An answer taken back ("Değiştir"): its maybes are maybes again and the question is asked anew."""
-    return _changed(
-        vehicle_id, category_id, lambda vehicle: fit_services.clear_answer(current_user.id, vehicle, _fact())
-    )
+    return _changed(vehicle_id, category_id, lambda vehicle: answers.clear_answer(current_user.id, vehicle, _fact()))
 
 
 @bp.post("/fitting-only")
 def fitting_only(vehicle_id: int, category_id: int) -> Response:
     """The "only what fits" switch turned on or off; it is the dealer's, so every leaf of every vehicle follows it."""
     wanted = request.form.get("fitting_only", "") == "1"
-    return _changed(vehicle_id, category_id, lambda _vehicle: fit_services.set_fitting_only(current_user.id, wanted))
+    return _changed(vehicle_id, category_id, lambda _vehicle: answers.set_fitting_only(current_user.id, wanted))
 
 
 def _changed(vehicle_id: int, category_id: int, change: Callable[[Vehicle], Any]) -> Response:
@@ -79,7 +75,7 @@ def _changed(vehicle_id: int, category_id: int, change: Callable[[Vehicle], Any]
 
 
 def _fact() -> str:
-    return fit_services.parse_fact(request.form.get("fact", "").strip()[:FACT_MAX_LENGTH])
+    return answers.parse_fact(request.form.get("fact", "").strip()[:FACT_MAX_LENGTH])
 
 
 def _value() -> Any:

@@ -20,7 +20,7 @@ from flask_babel import gettext as _
 from app.accounts.models import User
 from app.billing.access import ensure_brand_access
 from app.catalog import names, store
-from app.catalog.fit import services as fit
+from app.catalog.fit import shapes as fit_shapes
 from app.catalog.models import Category, Part, PartFit
 from app.core.errors import ApiError
 from app.core.text import fold_code
@@ -109,7 +109,7 @@ def _vehicles(rows: list[sa.Row], trails: dict[int, list[dict[str, Any]]]) -> li
                 **names.named(part, english),
                 "leaf": leaf,
                 "ancestors": trails[leaf["id"]],
-                "fit": fit.part_fit_view(status, document, answered),
+                "fit": fit_shapes.part_fit_view(status, document, answered),
             }
         )
     return list(vehicles.values())
