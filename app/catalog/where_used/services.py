@@ -1,6 +1,6 @@
 """Where an OEM code is used: the stored vehicles, and the pictures in them, whose part rows carry the code.
 
-Codes compare by their search key (`app.catalog.folding.fold_code`: spaces, dashes and dots dropped, any case), looked
+Codes compare by their search key (`app.core.text.fold_code`: spaces, dashes and dots dropped, any case), looked
 up exactly in `part.search_code` (a btree with the vehicle id beside it). Reference rows ("see table 109-010") carry no
 code and are left out. Only stored rows are read; a vehicle whose tree is not stored whole may hold more.
 
