@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
+
+import orjson
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 INSTANCE_DIR = PROJECT_ROOT / "instance"
@@ -122,6 +125,14 @@ def is_production(environ: os._Environ[str] | dict[str, str] | None = None) -> b
     return _flag((os.environ if environ is None else environ).get("PRODUCTION"))
 
 
+def _json_loads(value: Any) -> Any:
+    """A stored JSON document read through orjson; a value SQLite hands over already read (a number from a JSON
+    path) as it is, the way json.loads takes it."""
+    if isinstance(value, str | bytes | bytearray | memoryview):
+        return orjson.loads(value)
+    return json.loads(value)
+
+
 def from_env(environ: os._Environ[str] | dict[str, str] | None = None) -> dict:
     """Build the Flask config mapping from environment variables."""
     env = os.environ if environ is None else environ
@@ -134,6 +145,10 @@ def from_env(environ: os._Environ[str] | dict[str, str] | None = None) -> dict:
         "SQLALCHEMY_DATABASE_URI": normalize_database_url(
             _development_default(env.get("DATABASE_URL"), production, _embedded_database_url)
         ),
+        # JSON columns read through orjson, several times faster than the standard library's json on the catalog's
+        # hot reads (each part row carries its fit and model codes). Integers beyond 64 bits would come back as
+        # floats: no stored document holds one (ids from upstreams are strings).
+        "SQLALCHEMY_ENGINE_OPTIONS": {"json_deserializer": _json_loads},
         "SQLITE_BUSY_TIMEOUT_MS": int(env.get("SQLITE_BUSY_TIMEOUT_MS", "15000")),
         "REDIS_URL": env.get("REDIS_URL", ""),
         # A dead Redis must fail a command in about this long, not hang the request (see app/core/redis_store.py).

@@ -10,6 +10,7 @@ from typing import Any
 
 import sqlalchemy as sa
 from flask import current_app
+from flask_babel import get_locale
 from flask_babel import gettext as _
 
 from app.accounts.models import User
@@ -303,11 +304,16 @@ def parts_view(
     targets = store.illustration_index(vehicle.id, {part.reference_code for part in parts if part.reference_code})
     english = names.english_wanted()
     colleagues = answers.colleagues if answers is not None else {}
-    return [part_view(part, targets, english, colleagues) for part in parts]
+    locale = str(get_locale())
+    return [part_view(part, targets, english, colleagues, locale) for part in parts]
 
 
 def part_view(
-    part: sa.Row, targets: dict[str, int], english: bool | None = None, colleagues: dict[str, Any] | None = None
+    part: sa.Row,
+    targets: dict[str, int],
+    english: bool | None = None,
+    colleagues: dict[str, Any] | None = None,
+    locale: str | None = None,
 ) -> dict[str, Any]:
     """A part row (store.PART_COLUMNS, then store.FIT_COLUMNS) in the request's language; `targets` maps reference
     codes to the stored categories of their illustrations; `colleagues`' answers are offered on a maybe. Read by
@@ -327,7 +333,7 @@ def part_view(
         "quantity": quantity,
         "modelCodes": model_codes,
         "reference": {"code": reference_code, "categoryId": targets.get(reference_code)} if reference_code else None,
-        "fit": fit_shapes.part_fit_view(fit_status, fit_document, bool(answered), colleagues or {}),
+        "fit": fit_shapes.part_fit_view(fit_status, fit_document, bool(answered), colleagues or {}, locale),
     }
 
 

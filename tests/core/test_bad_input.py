@@ -24,7 +24,7 @@ INTERNAL_TOKEN = "internal-test-token"
 VIN = "WVWZZZAUZHW100001"
 JSON_METHODS = ("POST", "PUT", "PATCH", "DELETE")
 # Path values for the JSON routes' placeholders, by name; anything else gets a value for its converter.
-PATH_VALUES = {"vin": VIN, "provider": "google", "code": "1K0129620"}
+PATH_VALUES = {"vin": VIN, "provider": "google", "code": "1K0129620", "fact": "aircon"}
 INVALID_CHARACTERS = "İstekte izin verilmeyen karakterler var (NUL baytı veya bozuk Unicode)."
 
 
@@ -170,6 +170,7 @@ NO_BODY = {
     ("/api/subscriptions/downgrade", "DELETE"),
     ("/api/subscriptions/trial", "POST"),
     ("/api/vehicles/1/choose-again", "POST"),
+    ("/api/vehicles/1/fit/answers/aircon", "DELETE"),
     ("/api/vehicles/1/parts/1/copy", "POST"),
     ("/api/vehicles/history/1", "DELETE"),
 }

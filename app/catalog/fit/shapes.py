@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import sqlalchemy as sa
+from flask_babel import get_locale
 from flask_babel import gettext as _
 
 from app.catalog.fit import codec, texts
@@ -33,21 +34,46 @@ CHOICE, MONTH, NUMBER = "choice", "month", "number"
 
 
 def part_fit_view(
-    status: str | None, document: Any, answered: bool = False, colleagues: Mapping[str, Any] = {}
+    status: str | None,
+    document: Any,
+    answered: bool = False,
+    colleagues: Mapping[str, Any] = {},
+    locale: str | None = None,
 ) -> dict[str, Any]:
-    """A part row's `fit`: its status, the reasons with their texts, the question of a maybe, who settled it."""
+    """A part row's `fit`: its status, the reasons with their texts, the question of a maybe, who settled it.
+    `locale`: the request's, read once by a caller showing many rows."""
     document = document if isinstance(document, dict) else {}
     status = status or YES
     unknowns = document.get("u") or ()
     answered_by = "me" if answered else None
     if answered_by is None and status == MAYBE and any(fact in colleagues for fact in unknowns):
         answered_by = "colleague"
+    entries = document.get("r")
     return {
         "status": status,
-        "reasons": [_reason_view(*entry) for entry in document.get("r") or ()],
+        "reasons": _reasons_view(entries, locale or str(get_locale())) if entries else [],
         "question": document.get("q"),
         "answeredBy": answered_by,
     }
+
+
+# Reasons repeat across a vehicle's rows (the same rule, the same facts): their views are made once per language
+# (read only by their users), as texts.py keeps the sentences; bounded, since the rules come from the catalogs.
+_REASONS_CACHE_LIMIT = 20_000
+_reasons_cache: dict[tuple[str, tuple[tuple[Any, ...], ...]], list[dict[str, Any]]] = {}
+
+
+def _reasons_view(entries: list[list[Any]], locale: str) -> list[dict[str, Any]]:
+    try:
+        key = (locale, tuple(tuple(entry) for entry in entries))
+        found = _reasons_cache.get(key)
+    except TypeError:  # a stored value that is not a scalar: made afresh
+        return [_reason_view(*entry) for entry in entries]
+    if found is None:
+        if len(_reasons_cache) > _REASONS_CACHE_LIMIT:
+            _reasons_cache.clear()
+        found = _reasons_cache[key] = [_reason_view(*entry) for entry in entries]
+    return found
 
 
 def _reason_view(code: str, fact: str | None, value: Any, wanted: str, negated: bool) -> dict[str, Any]:
