@@ -1,0 +1,57 @@
+"""The shelf list's import through the API: upload (preview), mapping (starts the job), status, the dealer's imports."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, jsonify, request
+from flask_login import current_user
+from werkzeug.exceptions import RequestEntityTooLarge
+
+from app.core.errors import error_response
+from app.core.openapi import documented
+from app.core.uploads import takes_upload
+from app.core.validation import json_body
+from app.shelf import imports
+from app.shelf.schemas import ShelfImportList, ShelfImportOut, ShelfMappingBody, ShelfPreviewOut, ShelfUploadForm
+
+bp = Blueprint("shelf_api", __name__, url_prefix="/api/shelf")
+
+
+@bp.errorhandler(RequestEntityTooLarge)
+def _too_large(_error: RequestEntityTooLarge) -> Response:
+    refusal = imports.too_large()
+    return error_response(refusal.code, refusal.message, refusal.status)
+
+
+@bp.post("/imports")
+@takes_upload(imports.MAX_UPLOAD_BYTES)
+@documented(ShelfPreviewOut, status=201, form=ShelfUploadForm, errors=(413, 415, 422))
+def create_import():
+    """Upload a list: its header, first rows and the mapping to confirm; nothing is imported yet."""
+    filename, data = imports.uploaded_file(request)
+    record, shown = imports.upload(current_user.id, filename, data)
+    return jsonify(imports.preview_shown(record, shown)), 201
+
+
+@bp.get("/imports")
+@documented(ShelfImportList)
+def list_imports():
+    """The dealer's imports, newest first, and which one is the list in use."""
+    active = imports.active_import(current_user.id)
+    items = [imports.status_of(record) for record in imports.imports_of(current_user.id)]
+    return jsonify(items=items, activeId=active.id if active else None)
+
+
+@bp.get("/imports/<int:import_id>")
+@documented(ShelfImportOut, errors=(404,))
+def get_import(import_id: int):
+    """An import's status, progress and row errors."""
+    return jsonify(imports.status_of(imports.get_import(current_user.id, import_id)))
+
+
+@bp.put("/imports/<int:import_id>/mapping")
+@documented(ShelfImportOut, status=202, body=ShelfMappingBody, errors=(404, 409))
+def start_import(import_id: int):
+    """Confirm the columns and start the import: it runs in the background (poll the import)."""
+    record = imports.get_import(current_user.id, import_id)
+    imports.start(record, imports.internal_mapping(json_body()))
+    return jsonify(imports.status_of(record)), 202

@@ -1,0 +1,209 @@
+"""Importing a dealer's list: the upload (kept private in the database), its preview, the mapping that starts the
+import job, and what the pages and the API show of an import."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping
+from typing import Any
+
+import sqlalchemy as sa
+from flask import Request
+from flask_babel import gettext as _
+
+from app.core.after_commit import enqueue_after_commit
+from app.core.db import utcnow
+from app.core.errors import ApiError
+from app.core.validation import ID_MAX
+from app.extensions import db
+from app.shelf import reading
+from app.shelf.models import ShelfActive, ShelfImport, ShelfMapping, ShelfUpload
+from app.shelf.rows import row_reason
+
+MAX_UPLOAD_BYTES = 50 * 1024 * 1024
+MAX_FILENAME = 255
+MAX_AFTERMARKET_COLUMNS = 20
+IMPORT_JOB_TIMEOUT = 30 * 60  # a million rows of XLSX on a busy worker
+LIST_LIMIT = 50
+
+
+def too_large() -> ApiError:
+    return ApiError("file_too_large", _("The file is too large (at most 50 MB)."), 413)
+
+
+def uploaded_file(request: Request) -> tuple[str, bytes]:
+    """The list in a multipart request's `file` field: its name and bytes, or a refusal."""
+    if request.mimetype != "multipart/form-data":
+        raise ApiError("unsupported_media_type", _("Send the list as multipart/form-data, in the 'file' field."), 415)
+    upload = request.files.get("file")
+    data = upload.read(MAX_UPLOAD_BYTES + 1) if upload is not None else b""
+    if len(data) > MAX_UPLOAD_BYTES:
+        raise too_large()
+    if not data:
+        raise ApiError("missing_file", _("Choose a CSV or Excel (.xlsx) file."), 400)
+    name = (upload.filename or "liste").replace("\x00", "").strip()[-MAX_FILENAME:] or "liste"
+    return name, data
+
+
+def upload(user_id: uuid.UUID, filename: str, data: bytes) -> tuple[ShelfImport, reading.Preview]:
+    """Store the file and its import (refused first when it cannot be read) and answer its preview."""
+    kind = reading.file_kind(filename, data)
+    shown = reading.preview(data, kind)
+    record = ShelfImport(
+        user_id=user_id, filename=filename, file_kind=kind, size_bytes=len(data), rows_total=shown.rows_estimate
+    )
+    db.session.add(record)
+    db.session.flush()
+    db.session.add(ShelfUpload(import_id=record.id, data=data))
+    db.session.flush()
+    return record, shown
+
+
+def get_import(user_id: uuid.UUID, import_id: int) -> ShelfImport:
+    """The dealer's own import, or 404 (another dealer's id is not found, as an unknown one)."""
+    record = db.session.get(ShelfImport, import_id) if 0 < import_id <= ID_MAX else None
+    if record is None or record.user_id != user_id:
+        raise ApiError("import_not_found", _("This list import was not found."), 404)
+    return record
+
+
+def imports_of(user_id: uuid.UUID) -> list[ShelfImport]:
+    query = sa.select(ShelfImport).where(ShelfImport.user_id == user_id).order_by(ShelfImport.id.desc())
+    return list(db.session.scalars(query.limit(LIST_LIMIT)))
+
+
+def active_import(user_id: uuid.UUID) -> ShelfImport | None:
+    """The import whose rows are the dealer's list in use."""
+    query = sa.select(ShelfImport).join(ShelfActive, ShelfActive.import_id == ShelfImport.id)
+    return db.session.scalar(query.where(ShelfActive.user_id == user_id))
+
+
+def preview_of(record: ShelfImport) -> reading.Preview:
+    """The preview of an import waiting for its mapping, read again from its stored file."""
+    upload_row = db.session.get(ShelfUpload, record.id)
+    if upload_row is None or record.status != "uploaded":
+        raise ApiError("import_started", _("This list has already been imported or is being imported."), 409)
+    return reading.preview(upload_row.data, record.file_kind)
+
+
+def suggested_mapping(user_id: uuid.UUID, shown: reading.Preview) -> dict[str, Any]:
+    """The dealer's remembered mapping when every column it names exists in this file, else the guessed one."""
+    remembered = db.session.get(ShelfMapping, user_id)
+    if remembered is not None:
+        try:
+            return checked_mapping(remembered.mapping, shown.columns)
+        except ApiError:
+            pass
+    return shown.guessed
+
+
+def _column(value: Any, columns: int) -> int | None:
+    if value is None or value == "":
+        return None
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < columns:
+        raise ApiError("invalid_mapping", _("The mapping names a column the file does not have."), 400)
+    return value
+
+
+def checked_mapping(raw: Mapping[str, Any], columns: int) -> dict[str, Any]:
+    """A mapping of fields to column indexes (0-based) checked against the file: known fields, existing columns, and
+    an OEM number or own code column."""
+    unknown = set(raw) - set(reading.FIELDS)
+    if unknown:
+        raise ApiError(
+            "invalid_mapping", _("The mapping has unknown fields: %(names)s.", names=", ".join(sorted(unknown)))
+        )
+    mapping: dict[str, Any] = {field: _column(raw.get(field), columns) for field in reading.SCALAR_FIELDS}
+    aftermarket = raw.get("aftermarket") or []
+    if not isinstance(aftermarket, list):
+        aftermarket = [aftermarket]
+    if len(aftermarket) > MAX_AFTERMARKET_COLUMNS:
+        raise ApiError("invalid_mapping", _("At most 20 aftermarket number columns."), 400)
+    mapping["aftermarket"] = sorted(
+        {column for column in (_column(v, columns) for v in aftermarket) if column is not None}
+    )
+    if mapping["oem"] is None and mapping["own_code"] is None:
+        raise ApiError("mapping_needs_number", _("Choose the column of the OEM number or of your own code."), 400)
+    return mapping
+
+
+def start(record: ShelfImport, raw_mapping: Mapping[str, Any]) -> ShelfImport:
+    """Check the mapping against the file, remember it for the dealer's next file and queue the import job."""
+    mapping = checked_mapping(raw_mapping, preview_of(record).columns)
+    remembered = db.session.get(ShelfMapping, record.user_id)
+    if remembered is None:
+        db.session.add(ShelfMapping(user_id=record.user_id, mapping=mapping))
+    else:
+        remembered.mapping = mapping
+    record.mapping = mapping
+    record.status = "importing"
+    record.started_at = utcnow()
+    db.session.flush()
+    enqueue_after_commit(
+        "default",
+        "app.shelf.tasks.import_list",
+        record.id,
+        job_id=f"shelf-import-{record.id}",
+        job_timeout=IMPORT_JOB_TIMEOUT,
+    )
+    return record
+
+
+def percent(record: ShelfImport) -> int:
+    if record.status == "done":
+        return 100
+    if not record.rows_total:
+        return 0
+    return min(99, record.rows_done * 100 // record.rows_total)
+
+
+def errors_shown(record: ShelfImport) -> list[dict[str, Any]]:
+    return [{"line": line, "code": code, "reason": row_reason(code)} for line, code in record.errors or []]
+
+
+def status_of(record: ShelfImport) -> dict[str, Any]:
+    """An import as the API and the pages show it (camelCase keys)."""
+    return {
+        "id": record.id,
+        "filename": record.filename,
+        "fileKind": record.file_kind,
+        "sizeBytes": record.size_bytes,
+        "status": record.status,
+        "percent": percent(record),
+        "rowsTotal": record.rows_total,
+        "rowsDone": record.rows_done,
+        "rowsImported": record.rows_imported,
+        "rowsFailed": record.rows_failed,
+        "errors": errors_shown(record),
+        "message": record.message,
+        "mapping": public_mapping(record.mapping) if record.mapping else None,
+        "createdAt": record.created_at.isoformat(),
+        "startedAt": record.started_at.isoformat() if record.started_at else None,
+        "finishedAt": record.finished_at.isoformat() if record.finished_at else None,
+    }
+
+
+CAMEL = {"own_code": "ownCode", "replaced_by": "replacedBy"}
+SNAKE = {camel: snake for snake, camel in CAMEL.items()}
+
+
+def public_mapping(mapping: Mapping[str, Any]) -> dict[str, Any]:
+    return {CAMEL.get(field, field): value for field, value in mapping.items()}
+
+
+def internal_mapping(body: Mapping[str, Any]) -> dict[str, Any]:
+    return {SNAKE.get(field, field): value for field, value in body.items()}
+
+
+def preview_shown(record: ShelfImport, shown: reading.Preview) -> dict[str, Any]:
+    """The upload's answer: the import, the file's header and first rows, and the mapping to confirm."""
+    return {
+        **status_of(record),
+        "header": shown.header,
+        "headerRow": shown.header_row + 1 if shown.header_row is not None else None,
+        "rows": shown.rows,
+        "guessedMapping": public_mapping(shown.guessed),
+        "suggestedMapping": public_mapping(suggested_mapping(record.user_id, shown)),
+    }

@@ -1,0 +1,370 @@
+"""Reading a dealer's list as their stock program exports it: CSV (UTF-8 with or without BOM, else Windows-1254; `;`,
+`,` or tab) or XLSX, into rows of text; the header row among the first rows and the column mapping it suggests.
+
+Everything here is pure: bytes in, rows out, refusals as ApiError with a Turkish message. The import job and the
+preview read the same way, so what the dealer maps is what gets imported.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+import zipfile
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Any
+
+from flask_babel import gettext as _
+
+from app.core.errors import ApiError
+from app.core.text import fold, fold_code
+
+HEADER_SCAN_ROWS = 30
+PREVIEW_ROWS = 20
+MAX_COLUMNS = 100
+# An XLSX is a zip: what it declares it unpacks to is refused past these before anything is unpacked.
+XLSX_MAX_UNPACKED_BYTES = 200 * 1024 * 1024
+XLSX_MAX_RATIO = 200  # real sheets pack 5-30 times; a bomb packs thousands of times
+XLSX_RATIO_FROM_BYTES = 10 * 1024 * 1024  # small entries may pack tightly without harm
+ZIP_MAGIC = b"PK\x03\x04"
+OLE_MAGIC = b"\xd0\xcf\x11\xe0"  # Excel 97-2003 (.xls)
+DELIMITERS = (";", ",", "\t")
+
+FIELDS = ("oem", "own_code", "brand", "name", "price", "currency", "stock", "aftermarket", "replaced_by")
+SCALAR_FIELDS = tuple(field for field in FIELDS if field != "aftermarket")
+
+# The words a header cell names a field by, folded (app.core.text.fold). A cell naming several picks the longest
+# word ("Stok Kodu" is the own code, "Stok" the stock).
+HEADER_WORDS = {
+    "oem": (
+        "oem",
+        "oem no",
+        "oe no",
+        "oe numarasi",
+        "orijinal no",
+        "orjinal no",
+        "orijinal numara",
+        "parca no",
+        "parca numarasi",
+        "original no",
+        "part no",
+        "part number",
+        "oem number",
+    ),
+    "own_code": ("stok kodu", "kodunuz", "urun kodu", "malzeme kodu", "kod", "own code", "sku", "item code"),
+    "brand": ("marka", "uretici", "brand", "manufacturer"),
+    "name": ("urun adi", "aciklama", "stok adi", "malzeme adi", "parca adi", "urun", "name", "description"),
+    "price": ("fiyat", "birim fiyat", "satis fiyati", "liste fiyati", "price", "unit price"),
+    "currency": ("para birimi", "doviz", "doviz cinsi", "currency", "pb"),
+    "stock": ("stok", "miktar", "adet", "mevcut", "stok miktari", "stock", "quantity", "qty"),
+    "aftermarket": ("muadil", "esdeger", "muadil no", "esdeger no", "muadiller", "aftermarket", "cross"),
+    "replaced_by": ("yerine", "yeni no", "yeni numara", "yerine gecen", "replaced by", "successor", "new number"),
+}
+_WORD_FIELDS = sorted(
+    ((word, field) for field, words in HEADER_WORDS.items() for word in words), key=lambda pair: -len(pair[0])
+)
+_WORD_RE = {word: re.compile(rf"(?<![0-9a-z]){re.escape(word)}(?![0-9a-z])") for word, _field in _WORD_FIELDS}
+
+
+@dataclass(frozen=True)
+class Preview:
+    """What the dealer sees before mapping: the header (or column numbers), the first rows, a guessed mapping."""
+
+    header: list[str]
+    header_row: int | None  # 0-based index among the rows; None when no row names a known column
+    rows: list[list[str]]
+    columns: int
+    guessed: dict[str, Any]
+    rows_estimate: int
+
+
+def refusal(code: str, message: str, status: int = 422) -> ApiError:
+    return ApiError(code, message, status)
+
+
+def file_kind(filename: str, data: bytes) -> str:
+    """csv or xlsx, by content first (a renamed file is read as what it is); anything else is refused."""
+    if not data.strip():
+        raise refusal("empty_file", _("The file is empty."), 400)
+    if data.startswith(ZIP_MAGIC):
+        return "xlsx"
+    if data.startswith(OLE_MAGIC) or filename.lower().endswith(".xls"):
+        raise refusal("old_excel", _("Excel 97-2003 (.xls) files are not read: save the list as .xlsx or CSV."))
+    if b"\x00" in data[:65536]:
+        raise refusal("not_a_list", _("This file is neither a CSV nor an Excel (.xlsx) list."))
+    return "csv"
+
+
+def read_rows(data: bytes, kind: str) -> Iterator[list[str]]:
+    """Every row of the file as text cells (at most MAX_COLUMNS), blank rows included so line numbers hold."""
+    return _xlsx_rows(data) if kind == "xlsx" else _csv_rows(data)
+
+
+# --- CSV ---------------------------------------------------------------------------------------------------------
+
+
+def decode_csv(data: bytes) -> str:
+    """UTF-8 (a BOM dropped), else Windows-1254 (Turkish Excel's "CSV"); a file that is neither is refused."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        pass
+    try:
+        return data.decode("cp1254")
+    except UnicodeDecodeError:
+        raise refusal(
+            "bad_encoding", _("The file's characters could not be read: save it as CSV (UTF-8) or as .xlsx.")
+        ) from None
+
+
+def sniff_delimiter(text: str) -> str:
+    """The delimiter that splits the first lines into the most rows of one width, the widest on a tie."""
+    sample = text[:65536].splitlines()[: HEADER_SCAN_ROWS + PREVIEW_ROWS]
+    best, best_score = ";", (0, 0)
+    for delimiter in DELIMITERS:
+        try:
+            widths = Counter(len(row) for row in csv.reader(sample, delimiter=delimiter) if any(row))
+        except csv.Error:
+            continue
+        if not widths:
+            continue
+        width, count = max(widths.items(), key=lambda item: (item[1], item[0]))
+        score = (count if width > 1 else 0, width)
+        if score > best_score:
+            best, best_score = delimiter, score
+    return best
+
+
+def _csv_rows(data: bytes) -> Iterator[list[str]]:
+    text = decode_csv(data)
+    if "\x00" in text:
+        raise refusal("not_a_list", _("This file is neither a CSV nor an Excel (.xlsx) list."))
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=sniff_delimiter(text))
+    try:
+        for row in reader:
+            yield _trimmed([cell.strip() for cell in row[:MAX_COLUMNS]])
+    except csv.Error:
+        raise refusal("bad_csv", _("The CSV file is malformed near line %(line)d.", line=reader.line_num)) from None
+
+
+# --- XLSX --------------------------------------------------------------------------------------------------------
+
+
+def check_zip(data: bytes) -> None:
+    """Refuse a zip whose entries declare too much unpacked data, or pack absurdly tightly, before unpacking any."""
+    try:
+        entries = zipfile.ZipFile(io.BytesIO(data)).infolist()
+    except (zipfile.BadZipFile, ValueError, OSError):
+        raise refusal("not_a_list", _("This file is neither a CSV nor an Excel (.xlsx) list.")) from None
+    unpacked = sum(entry.file_size for entry in entries)
+    tight = any(
+        entry.file_size > XLSX_RATIO_FROM_BYTES and entry.file_size > XLSX_MAX_RATIO * max(entry.compress_size, 1)
+        for entry in entries
+    )
+    if unpacked > XLSX_MAX_UNPACKED_BYTES or tight:
+        raise refusal("xlsx_too_large", _("This Excel file unpacks to too much data (at most 200 MB)."))
+
+
+def _xlsx_rows(data: bytes) -> Iterator[list[str]]:
+    check_zip(data)
+    from openpyxl import load_workbook  # loaded by an XLSX read only
+
+    try:
+        workbook = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+    except Exception:  # openpyxl raises anything from KeyError to its own errors on a broken file
+        raise refusal("bad_xlsx", _("This Excel file could not be read: save it again as .xlsx or CSV.")) from None
+    try:
+        sheet = workbook.worksheets[0]
+        for row in sheet.iter_rows(values_only=True, max_col=MAX_COLUMNS):
+            yield _trimmed([cell_text(value) for value in row])
+    except ApiError:
+        raise
+    except Exception:
+        raise refusal("bad_xlsx", _("This Excel file could not be read: save it again as .xlsx or CSV.")) from None
+    finally:
+        workbook.close()
+
+
+def _trimmed(row: list[str]) -> list[str]:
+    """Without its empty cells at the end (a sheet pads each row to its widest)."""
+    while row and not row[-1]:
+        row.pop()
+    return row
+
+
+def cell_text(value: Any) -> str:
+    """A cell as the dealer sees it: whole numbers without ".0", dates as YYYY-MM-DD, nothing as ""."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, float):
+        # A decimal comma, as the list shows it in Turkish Excel and as parse_number reads it ("12,125", never the
+        # thousands of "12.125").
+        return str(int(value)) if value.is_integer() else format(Decimal(repr(value)), "f").replace(".", ",")
+    if isinstance(value, datetime | date):
+        return value.date().isoformat() if isinstance(value, datetime) else value.isoformat()
+    return str(value).strip()
+
+
+# --- header and mapping --------------------------------------------------------------------------------------------
+
+
+def header_field(cell: str) -> str | None:
+    """The field a header cell names, by its longest known word."""
+    folded = " ".join(fold(cell).replace("_", " ").replace(".", " ").split())
+    for word, field in _WORD_FIELDS:
+        if _WORD_RE[word].search(folded):
+            return field
+    return None
+
+
+def find_header(rows: list[list[str]]) -> int | None:
+    """The row among the first ones that names the most known columns (the first of equals); None if none names any."""
+    best, best_count = None, 0
+    for index, row in enumerate(rows[:HEADER_SCAN_ROWS]):
+        count = len({field for field in map(header_field, row) if field})
+        if count > best_count:
+            best, best_count = index, count
+    return best
+
+
+def guess_mapping(header: list[str]) -> dict[str, Any]:
+    """Each field's column by its header (the first that names it); aftermarket takes every column naming it."""
+    mapping: dict[str, Any] = dict.fromkeys(SCALAR_FIELDS)
+    mapping["aftermarket"] = []
+    for index, cell in enumerate(header):
+        field = header_field(cell)
+        if field == "aftermarket":
+            mapping["aftermarket"].append(index)
+        elif field and mapping[field] is None:
+            mapping[field] = index
+    return mapping
+
+
+def preview(data: bytes, kind: str) -> Preview:
+    """Read the start of the file: header, first rows and guessed mapping; the whole file's encoding is checked."""
+    head: list[list[str]] = []
+    for row in read_rows(data, kind):
+        head.append(row)
+        if len(head) >= HEADER_SCAN_ROWS + PREVIEW_ROWS:
+            break
+    header_row = find_header(head)
+    body = head[header_row + 1 :] if header_row is not None else head
+    rows = [row for row in body if any(row)][:PREVIEW_ROWS]
+    columns = max((len(row) for row in head), default=0)
+    if not columns or not (rows or header_row is not None):
+        raise refusal("empty_file", _("The file has no rows."), 400)
+    if header_row is not None:
+        header = [cell or _("Column %(number)d", number=index + 1) for index, cell in enumerate(head[header_row])]
+    else:
+        header = [_("Column %(number)d", number=index + 1) for index in range(columns)]
+    header += [_("Column %(number)d", number=index + 1) for index in range(len(header), columns)]
+    return Preview(
+        header=header,
+        header_row=header_row,
+        rows=[row + [""] * (columns - len(row)) for row in rows],
+        columns=columns,
+        guessed=guess_mapping(header) if header_row is not None else guess_mapping([]),
+        rows_estimate=estimate_rows(data, kind, header_row),
+    )
+
+
+def estimate_rows(data: bytes, kind: str, header_row: int | None) -> int:
+    """Rows to import, for the progress bar: a CSV's lines, a sheet's declared dimension (corrected at the end)."""
+    skip = (header_row + 1) if header_row is not None else 0
+    if kind == "csv":
+        return max(data.count(b"\n") + (not data.endswith(b"\n")) - skip, 0)
+    match = re.search(rb'<dimension ref="[A-Z]+\d+:[A-Z]+(\d+)"', _first_sheet_head(data))
+    return max(int(match.group(1)) - skip, 0) if match else 0
+
+
+def _first_sheet_head(data: bytes) -> bytes:
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive, archive.open("xl/worksheets/sheet1.xml") as sheet:
+            return sheet.read(4096)
+    except (KeyError, zipfile.BadZipFile, OSError):
+        return b""
+
+
+# --- cell values ---------------------------------------------------------------------------------------------------
+
+_MONEY_MARKS = re.compile(r"(₺|\bTL\b|\bTRY\b|\bYTL\b|€|\bEUR\b|\$|\bUSD\b|£|\bGBP\b)", re.IGNORECASE)
+_SPACES = re.compile(r"[\s\u00a0\u202f']+")
+_NUMBER = re.compile(r"-?\d+(?:[.,]\d+)*")
+_THOUSANDS_DOTS = re.compile(r"-?\d{1,3}(?:\.\d{3})+")
+CURRENCIES = {
+    "TL": "TRY",
+    "₺": "TRY",
+    "TRY": "TRY",
+    "YTL": "TRY",
+    "€": "EUR",
+    "EUR": "EUR",
+    "EURO": "EUR",
+    "AVRO": "EUR",
+    "$": "USD",
+    "USD": "USD",
+    "DOLAR": "USD",
+    "£": "GBP",
+    "GBP": "GBP",
+    "STERLIN": "GBP",
+}
+
+
+def parse_number(text: str) -> Decimal | None:
+    """A number as Turkish and English lists write it: "1.250,50", "1250,50", "1,250.50", "₺ 1.250,50", "1.250 TL".
+
+    With both marks the last one is the decimal mark; a comma alone is decimal (Turkish first); dots alone are
+    thousands only in groups of three ("1.250", "1.250.000"). None for an empty cell; ValueError when unreadable.
+    """
+    cleaned = _SPACES.sub("", _MONEY_MARKS.sub("", text))
+    if cleaned in {"", "-", "—"}:
+        return None
+    if not _NUMBER.fullmatch(cleaned):
+        raise ValueError(text)
+    if "," in cleaned and "." in cleaned:
+        decimal_mark = "," if cleaned.rfind(",") > cleaned.rfind(".") else "."
+        thousands = "." if decimal_mark == "," else ","
+        cleaned = cleaned.replace(thousands, "").replace(decimal_mark, ".")
+    elif "," in cleaned:
+        if cleaned.count(",") > 1:
+            raise ValueError(text)
+        cleaned = cleaned.replace(",", ".")
+    elif _THOUSANDS_DOTS.fullmatch(cleaned):
+        cleaned = cleaned.replace(".", "")
+    elif cleaned.count(".") > 1:
+        raise ValueError(text)
+    return Decimal(cleaned)
+
+
+def currency_of(text: str) -> str | None:
+    """A currency code from a cell ("TL", "₺", "EUR", "Avro") or from the marks in a price; None when it names none."""
+    word = fold(text.strip()).upper()
+    if word in CURRENCIES:
+        return CURRENCIES[word]
+    if re.fullmatch(r"[A-Z]{3}", word):
+        return word
+    mark = _MONEY_MARKS.search(text)
+    return CURRENCIES[mark.group(1).upper()] if mark else None
+
+
+_NUMBER_SEPARATORS = re.compile(r"[,;|\n\t]+|\s{2,}|\s+/\s*|\s*/\s+")
+SLASH_SPLIT_MIN = 5  # "W 719/30", "HU 719/7 X": a slash inside a number; "0986452041/F026400": two numbers
+
+
+def split_numbers(cell: str) -> list[str]:
+    """Several numbers in one cell, split on `,` `;` `|`, line breaks, tabs, runs of spaces and `/`. A single space
+    stays (part numbers are written "0 986 452 041"), and so does a slash between short pieces ("W 719/30" is one MANN
+    number): a bare slash splits only when every piece is a number of its own (5 letters or digits or more)."""
+    numbers = []
+    for part in _NUMBER_SEPARATORS.split(cell):
+        pieces = part.split("/")
+        if len(pieces) > 1 and all(len(fold_code(piece)) >= SLASH_SPLIT_MIN for piece in pieces):
+            numbers.extend(pieces)
+        else:
+            numbers.append(part)
+    return [number.strip() for number in numbers if number.strip(" /")]
