@@ -133,8 +133,8 @@ def sniff_delimiter(text: str) -> str:
         if not widths:
             continue
         width, count = max(widths.items(), key=lambda item: (item[1], item[0]))
-        score = (count if width > 1 else 0, width)
-        if score > best_score:
+        score = (count, width)
+        if width > 1 and score > best_score:
             best, best_score = delimiter, score
     return best
 

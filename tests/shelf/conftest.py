@@ -39,13 +39,23 @@ def xlsx_bytes(rows: list[list]) -> bytes:
     return out.getvalue()
 
 
+BOUNDARY = "raf-sinir"
+MULTIPART = f"multipart/form-data; boundary={BOUNDARY}"
+
+
+def multipart(data: bytes, filename: str, field: str = "file", extra: dict[str, str] | None = None) -> bytes:
+    """A multipart body built here (the test client would spool a large one to a file it never closes)."""
+    parts = [
+        f'--{BOUNDARY}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode()
+        for name, value in (extra or {}).items()
+    ]
+    head = f'--{BOUNDARY}\r\nContent-Disposition: form-data; name="{field}"; filename="{filename}"\r\n'
+    parts.append(head.encode() + b"Content-Type: application/octet-stream\r\n\r\n" + data + b"\r\n")
+    return b"".join(parts) + f"--{BOUNDARY}--\r\n".encode()
+
+
 def upload(client, data: bytes, filename: str = "liste.csv"):
-    return client.post(
-        "/api/shelf/imports",
-        data={"file": (io.BytesIO(data), filename)},
-        content_type="multipart/form-data",
-        headers=SITE,
-    )
+    return client.post("/api/shelf/imports", data=multipart(data, filename), content_type=MULTIPART, headers=SITE)
 
 
 def start(client, import_id: int, mapping: dict):
