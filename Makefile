@@ -8,7 +8,7 @@ ASSETS := app/static/vendor/.built
 CATALOGS := $(wildcard translations/*/LC_MESSAGES/messages.po)
 COMPILED := $(CATALOGS:.po=.mo)
 
-.PHONY: run test test-setup lint format translations assets worker scheduler bench bench-catalog bench-browse bench-dashboard bench-scan clean
+.PHONY: run test test-setup lint format translations assets worker scheduler bench bench-catalog bench-browse bench-dashboard bench-scan bench-shelf clean
 
 run: $(VENV)/.runtime $(ASSETS) $(COMPILED)
 	$(BIN)/python -m app.launcher
@@ -45,6 +45,9 @@ bench-dashboard: $(VENV)/.dev $(COMPILED)
 
 bench-scan: $(VENV)/.dev
 	$(BIN)/python -m bench.scan
+
+bench-shelf: $(VENV)/.dev
+	$(BIN)/python -m bench.shelf
 
 translations: $(COMPILED)
 

@@ -22,6 +22,7 @@ from app.core.db import utcnow
 from app.core.errors import ApiError
 from app.extensions import db
 from app.shelf import reading
+from app.shelf.bulk import insert_items
 from app.shelf.models import ShelfActive, ShelfImport, ShelfItem, ShelfNumber, ShelfUpload
 from app.shelf.rows import Item, RowError, item_from_row
 
@@ -105,22 +106,7 @@ def _write_rows(import_id: int, data: bytes, kind: str, mapping: dict) -> None:
 
 
 def _insert(import_id: int, batch: list[Item]) -> int:
-    """Insert a batch of items and their numbers: two statements, however many rows."""
-    if not batch:
-        return 0
-    connection = db.session.connection()
-    items = ShelfItem.__table__
-    ids = connection.execute(
-        sa.insert(items).returning(items.c.id, sort_by_parameter_order=True),
-        [{"import_id": import_id, **item.values} for item in batch],
-    ).scalars()
-    numbers = [
-        {"item_id": item_id, "kind": kind, "key": key, "import_id": import_id}
-        for item_id, item in zip(ids, batch, strict=True)
-        for kind, key in item.numbers
-    ]
-    if numbers:
-        connection.execute(sa.insert(ShelfNumber.__table__), numbers)
+    insert_items(db.session.connection(), import_id, batch)
     return len(batch)
 
 

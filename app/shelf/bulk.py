@@ -1,0 +1,81 @@
+"""Writing a batch of list rows: the items and their numbers, in as few round trips as the database allows.
+
+PostgreSQL takes them by COPY (ids drawn from the items' sequence first, so the numbers can name their items): a
+200,000-row list with a million numbers imports in about half the time multi-row INSERTs take. Other databases (the
+embedded SQLite) get INSERT ... RETURNING with many rows per statement.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from app.shelf.models import ShelfItem, ShelfNumber
+from app.shelf.rows import Item
+
+ITEMS = ShelfItem.__table__
+NUMBERS = ShelfNumber.__table__
+ITEM_COLUMNS = (
+    "import_id",
+    "line",
+    "oem_code",
+    "own_code",
+    "brand",
+    "name",
+    "price",
+    "currency",
+    "stock",
+    "replaced_by",
+)
+NUMBER_COLUMNS = ("item_id", "kind", "key", "import_id")
+_COPY_ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
+
+
+def insert_items(connection: Connection, import_id: int, batch: Sequence[Item]) -> None:
+    """Insert the batch's items and every number they answer to."""
+    if not batch:
+        return
+    rows = [{"import_id": import_id, **item.values} for item in batch]
+    if connection.dialect.name == "postgresql":
+        ids = _postgres_ids(connection, len(batch))
+        _copy(
+            connection, ITEMS.name, ("id", *ITEM_COLUMNS), ({"id": i, **row} for i, row in zip(ids, rows, strict=True))
+        )
+    else:
+        statement = sa.insert(ITEMS).returning(ITEMS.c.id, sort_by_parameter_order=True)
+        ids = list(connection.execute(statement, rows).scalars())
+    numbers = [
+        {"item_id": item_id, "kind": kind, "key": key, "import_id": import_id}
+        for item_id, item in zip(ids, batch, strict=True)
+        for kind, key in item.numbers
+    ]
+    if not numbers:
+        return
+    if connection.dialect.name == "postgresql":
+        _copy(connection, NUMBERS.name, NUMBER_COLUMNS, numbers)
+    else:
+        connection.execute(sa.insert(NUMBERS), numbers)
+
+
+def _postgres_ids(connection: Connection, count: int) -> list[int]:
+    query = sa.text("SELECT nextval(pg_get_serial_sequence(:table, 'id')) FROM generate_series(1, :count)")
+    return list(connection.execute(query, {"table": ITEMS.name, "count": count}).scalars())
+
+
+def _copy(connection: Connection, table: str, columns: Sequence[str], rows: Iterable[dict[str, Any]]) -> None:
+    """COPY the rows in text format through the session's own connection (so inside its transaction)."""
+    buffer = io.StringIO()
+    for row in rows:
+        buffer.write("\t".join(_copy_value(row[column]) for column in columns))
+        buffer.write("\n")
+    buffer.seek(0)
+    with connection.connection.dbapi_connection.cursor() as cursor:
+        cursor.copy_expert(f"COPY {table} ({', '.join(columns)}) FROM STDIN", buffer)
+
+
+def _copy_value(value: Any) -> str:
+    return "\\N" if value is None else str(value).translate(_COPY_ESCAPES)
