@@ -7,6 +7,7 @@ preview read the same way, so what the dealer maps is what gets imported.
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import re
@@ -33,6 +34,8 @@ XLSX_RATIO_FROM_BYTES = 10 * 1024 * 1024  # small entries may pack tightly witho
 ZIP_MAGIC = b"PK\x03\x04"
 OLE_MAGIC = b"\xd0\xcf\x11\xe0"  # Excel 97-2003 (.xls)
 DELIMITERS = (";", ",", "\t")
+SNIFF_BYTES = 64 * 1024
+DECODE_CHUNK = 1024 * 1024
 
 FIELDS = ("oem", "own_code", "brand", "name", "price", "currency", "stock", "aftermarket", "replaced_by")
 SCALAR_FIELDS = tuple(field for field in FIELDS if field != "aftermarket")
@@ -107,27 +110,28 @@ def read_rows(data: bytes, kind: str) -> Iterator[list[str]]:
 # --- CSV ---------------------------------------------------------------------------------------------------------
 
 
-def decode_csv(data: bytes) -> str:
-    """UTF-8 (a BOM dropped), else Windows-1254 (Turkish Excel's "CSV"); a file that is neither is refused."""
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        pass
-    try:
-        return data.decode("cp1254")
-    except UnicodeDecodeError:
-        raise refusal(
-            "bad_encoding", _("The file's characters could not be read: save it as CSV (UTF-8) or as .xlsx.")
-        ) from None
+def csv_encoding(data: bytes) -> str:
+    """UTF-8 (a BOM dropped), else Windows-1254 (Turkish Excel's "CSV"); a file that is neither is refused. The whole
+    file is checked, chunk by chunk, without keeping its text."""
+    for encoding in ("utf-8-sig", "cp1254"):
+        decoder = codecs.getincrementaldecoder(encoding)()
+        try:
+            for start in range(0, len(data), DECODE_CHUNK):
+                decoder.decode(data[start : start + DECODE_CHUNK])
+            decoder.decode(b"", final=True)
+        except UnicodeDecodeError:
+            continue
+        return encoding
+    raise refusal("bad_encoding", _("The file's characters could not be read: save it as CSV (UTF-8) or as .xlsx."))
 
 
-def sniff_delimiter(text: str) -> str:
+def sniff_delimiter(sample: str) -> str:
     """The delimiter that splits the first lines into the most rows of one width, the widest on a tie."""
-    sample = text[:65536].splitlines()[: HEADER_SCAN_ROWS + PREVIEW_ROWS]
+    lines = sample.splitlines()[: HEADER_SCAN_ROWS + PREVIEW_ROWS]
     best, best_score = ";", (0, 0)
     for delimiter in DELIMITERS:
         try:
-            widths = Counter(len(row) for row in csv.reader(sample, delimiter=delimiter) if any(row))
+            widths = Counter(len(row) for row in csv.reader(lines, delimiter=delimiter) if any(row))
         except csv.Error:
             continue
         if not widths:
@@ -140,10 +144,12 @@ def sniff_delimiter(text: str) -> str:
 
 
 def _csv_rows(data: bytes) -> Iterator[list[str]]:
-    text = decode_csv(data)
-    if "\x00" in text:
+    if b"\x00" in data:  # NUL is NUL in both encodings: a binary file
         raise refusal("not_a_list", _("This file is neither a CSV nor an Excel (.xlsx) list."))
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=sniff_delimiter(text))
+    encoding = csv_encoding(data)
+    delimiter = sniff_delimiter(data[:SNIFF_BYTES].decode(encoding, errors="ignore"))
+    # Decoded as it is read: a 50 MB file is not held as text a second time.
+    reader = csv.reader(io.TextIOWrapper(io.BytesIO(data), encoding=encoding, newline=""), delimiter=delimiter)
     try:
         for row in reader:
             yield _trimmed([cell.strip() for cell in row[:MAX_COLUMNS]])

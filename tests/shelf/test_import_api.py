@@ -229,3 +229,14 @@ def test_the_dealers_imports_are_listed_with_the_list_in_use(client, dealer):
 
     assert [item["id"] for item in listed["items"]] == [waiting["id"], done["id"]]
     assert listed["activeId"] == done["id"]
+
+
+def test_cells_with_tabs_line_breaks_and_backslashes_are_stored_as_written(client, dealer):
+    name = 'Conta\tseti "üst"\r\nC:\\parça\\N'
+    rows = [["OEM", "Ürün Adı", "Marka"], ["A\\1", name, "Febi\\N"]]
+
+    done = import_list(client, csv_bytes(rows, encoding="utf-8"))
+
+    [item] = items_of(done["id"])
+    assert (item.oem_code, item.name, item.brand) == ("A\\1", name, "Febi\\N")
+    assert numbers_of(done["id"]) == {("oem", "a1")}
