@@ -52,6 +52,7 @@ def get_import(import_id: int):
 @documented(ShelfImportOut, status=202, body=ShelfMappingBody, errors=(404, 409))
 def start_import(import_id: int):
     """Confirm the columns and start the import: it runs in the background (poll the import)."""
+    mapping = imports.internal_mapping(json_body())  # the body is checked first, as on every JSON route
     record = imports.get_import(current_user.id, import_id)
-    imports.start(record, imports.internal_mapping(json_body()))
+    imports.start(record, mapping)
     return jsonify(imports.status_of(record)), 202
