@@ -240,3 +240,26 @@ def test_cells_with_tabs_line_breaks_and_backslashes_are_stored_as_written(clien
     [item] = items_of(done["id"])
     assert (item.oem_code, item.name, item.brand) == ("A\\1", name, "Febi\\N")
     assert numbers_of(done["id"]) == {("oem", "a1")}
+
+
+def test_an_excel_sheet_with_numeric_cells_and_a_title_above_its_header(client, dealer):
+    rows = [
+        ["Stok listesi", None, None, None],
+        [None],
+        ["Parça No", "Ürün Adı", "Fiyat", "Adet"],
+        [34116860, "Fren diski", 1250.5, 3.0],
+        ["1K0-129-620 D", "Hava filtresi", 12.125, 12],
+        [None, None, None, None],
+        ["06A115561B", "Yağ filtresi", "1.250,50", "2"],
+    ]
+
+    preview = upload(client, xlsx_bytes(rows), "stok.xlsx").get_json()
+    done = import_list(client, xlsx_bytes(rows), "stok.xlsx")
+
+    assert preview["headerRow"] == 3 and preview["rows"][0] == ["34116860", "Fren diski", "1250,5", "3"]
+    assert done["status"] == "done" and (done["rowsImported"], done["rowsFailed"]) == (3, 0)
+    assert [(item.line, item.oem_code, item.price, item.stock) for item in items_of(done["id"])] == [
+        (4, "34116860", Decimal("1250.50"), 3),
+        (5, "1K0-129-620 D", Decimal("12.13"), 12),
+        (7, "06A115561B", Decimal("1250.50"), 2),
+    ]
