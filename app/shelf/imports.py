@@ -10,6 +10,7 @@ from typing import Any
 import sqlalchemy as sa
 from flask import Request
 from flask_babel import gettext as _
+from rq import Retry
 
 from app.core.after_commit import enqueue_after_commit
 from app.core.db import utcnow
@@ -24,6 +25,9 @@ MAX_UPLOAD_BYTES = 50 * 1024 * 1024
 MAX_FILENAME = 255
 MAX_AFTERMARKET_COLUMNS = 20
 IMPORT_JOB_TIMEOUT = 30 * 60  # a million rows of XLSX on a busy worker
+# The job fails an import itself on any error; RQ retries it only when its worker died under it (an abandoned job),
+# and the next run starts over.
+CRASH_RETRY = Retry(max=2, interval=[30, 120])
 LIST_LIMIT = 50
 
 
@@ -147,6 +151,7 @@ def start(record: ShelfImport, raw_mapping: Mapping[str, Any]) -> ShelfImport:
         record.id,
         job_id=f"shelf-import-{record.id}",
         job_timeout=IMPORT_JOB_TIMEOUT,
+        retry=CRASH_RETRY,
     )
     return record
 
