@@ -53,6 +53,7 @@ def upload(user_id: uuid.UUID, filename: str, data: bytes) -> tuple[ShelfImport,
     """Store the file and its import (refused first when it cannot be read) and answer its preview."""
     kind = reading.file_kind(filename, data)
     shown = reading.preview(data, kind)
+    _drop_waiting_uploads(user_id)
     record = ShelfImport(
         user_id=user_id, filename=filename, file_kind=kind, size_bytes=len(data), rows_total=shown.rows_estimate
     )
@@ -61,6 +62,18 @@ def upload(user_id: uuid.UUID, filename: str, data: bytes) -> tuple[ShelfImport,
     db.session.add(ShelfUpload(import_id=record.id, data=data))
     db.session.flush()
     return record, shown
+
+
+def _drop_waiting_uploads(user_id: uuid.UUID) -> None:
+    """A dealer keeps one file waiting for its mapping: a newer upload replaces it (each may hold 50 MB)."""
+    waiting = sa.select(ShelfImport.id).where(ShelfImport.user_id == user_id, ShelfImport.status == "uploaded")
+    db.session.execute(sa.delete(ShelfUpload).where(ShelfUpload.import_id.in_(waiting)))
+    db.session.execute(
+        sa.update(ShelfImport)
+        .where(ShelfImport.user_id == user_id, ShelfImport.status == "uploaded")
+        .values(status="failed", message=_("A newer file was uploaded instead."), finished_at=utcnow())
+        .execution_options(synchronize_session=False)
+    )
 
 
 def get_import(user_id: uuid.UUID, import_id: int) -> ShelfImport:

@@ -263,3 +263,13 @@ def test_an_excel_sheet_with_numeric_cells_and_a_title_above_its_header(client, 
         (5, "1K0-129-620 D", Decimal("12.13"), 12),
         (7, "06A115561B", Decimal("1250.50"), 2),
     ]
+
+
+def test_a_newer_upload_replaces_the_file_still_waiting_for_its_mapping(client, dealer):
+    first = upload(client, csv_bytes([["OEM"], ["A1"]])).get_json()
+    second = upload(client, csv_bytes([["OEM"], ["A2"]])).get_json()
+
+    replaced = client.get(f"/api/shelf/imports/{first['id']}").get_json()
+    assert (replaced["status"], replaced["message"]) == ("failed", "Bunun yerine daha yeni bir dosya yüklendi.")
+    assert start(client, first["id"], {"oem": 0}).status_code == 409
+    assert start(client, second["id"], {"oem": 0}).status_code == 202
