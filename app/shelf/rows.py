@@ -10,7 +10,7 @@ from typing import Any
 from flask_babel import lazy_gettext as _l
 
 from app.core.text import fold_code
-from app.shelf.reading import currency_of, parse_number, split_numbers
+from app.shelf.cells import currency_of, parse_number, split_numbers
 
 MAX_PRICE = Decimal(100_000_000)
 MAX_STOCK = 10_000_000
