@@ -6,9 +6,10 @@ from flask import Blueprint
 
 def blueprints() -> list[Blueprint]:
     """The domain's blueprints, registered in this order (imported here so that a model import loads no route)."""
-    from app.shelf import api, views
+    from app.shelf import api, lookup_api, views
 
     return [
         api.bp,
+        lookup_api.bp,
         views.bp,
     ]
