@@ -10,7 +10,7 @@ from flask import Response, render_template
 from flask_babel import gettext as _
 
 from app.accounts.models import User
-from app.catalog import deep_links, services
+from app.catalog import deep_links, on_shelf, services
 from app.catalog.fit import presenters as fit_presenters
 from app.catalog.models import Category
 from app.catalog.search import services as search
@@ -93,6 +93,7 @@ def search_main(vehicle: Vehicle, raw_query: str, user: User | None = None) -> d
             **fit_presenters.with_fit(part),
             "trail": [_crumb(step) for step in part["breadcrumb"]],
             "leafId": part["leaf"]["id"],
+            "shelfLine": on_shelf.shelf_line(part.get("shelf")),
         }
         for part in _with_copy_labels(found["parts"])
     ]
@@ -108,7 +109,7 @@ def _part_rows(parts: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], dict[
         anchor = None
         if position and position not in anchors:
             anchor = anchors[position] = f"pos-{len(anchors) + 1}"
-        rows.append({**part, "anchor": anchor})
+        rows.append({**part, "anchor": anchor, "shelfLine": on_shelf.shelf_line(part.get("shelf"))})
     return rows, anchors
 
 

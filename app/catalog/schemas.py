@@ -7,6 +7,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from app.core.openapi import ApiModel
+from app.shelf.lookup_schemas import ShelfOut
 from app.vehicles.schemas import VehicleFacts
 
 
@@ -159,6 +160,10 @@ class PartOut(Texted):
     model_codes: list[str]
     reference: ReferenceOut | None
     fit: PartFitOut
+    shelf: ShelfOut | None = Field(
+        description="The signed-in dealer's shelf list row for the part (its OEM number, a number it replaces or is "
+        "replaced by, or an aftermarket number on the list); null when the list does not carry it or there is none."
+    )
 
 
 class Hotspot(ApiModel):

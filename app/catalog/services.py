@@ -15,7 +15,7 @@ from flask_babel import gettext as _
 
 from app.accounts.models import User
 from app.billing.access import ensure_brand_access
-from app.catalog import backfill, bridge, names, store
+from app.catalog import backfill, bridge, names, on_shelf, store
 from app.catalog.fit import answers as fit_answers
 from app.catalog.fit import services as fit_services
 from app.catalog.fit import shapes as fit_shapes
@@ -152,10 +152,12 @@ def detail_view(
     only: frozenset[str] | None = None,
 ) -> dict[str, Any]:
     """A category's detail as the dealer page, the API and the demo show it. A leaf's `fit`: the drawing's question,
-    the dealer's answers its rows use, his switch, and how many rows `only` left out (`hidden`)."""
+    the dealer's answers its rows use, his switch, and how many rows `only` left out (`hidden`). Each part row's
+    `shelf`: the dealer's list row for it (app.catalog.on_shelf)."""
     user_id = user.id if user is not None else None
     answers = fit_answers.answers_on(user_id, vehicle.id) if user_id and category.fit_maybe else fit_answers.Answers()
     shown = parts_view(vehicle, parts, answers)
+    on_shelf.add_shelf(user_id, shown, parts[0].shelf_import if parts else None)
     fits = [part["fit"] for part in shown]
     kept = [part for part in shown if only is None or part["fit"]["status"] in only]
     return {
@@ -334,6 +336,7 @@ def part_view(
         "modelCodes": model_codes,
         "reference": {"code": reference_code, "categoryId": targets.get(reference_code)} if reference_code else None,
         "fit": fit_shapes.part_fit_view(fit_status, fit_document, bool(answered), colleagues or {}, locale),
+        "shelf": None,  # the dealer's list row, set for a whole page at once (app.catalog.on_shelf)
     }
 
 

@@ -18,6 +18,7 @@ from app.catalog.providers import Node, PartLine, Picture
 from app.core.db import insert_for, utcnow
 from app.core.text import fold_code
 from app.extensions import db
+from app.shelf import lookup as shelf_lookup
 from app.translation import Translator
 from app.translation import services as translation
 from app.vehicles.models import CatalogVehicle
@@ -196,7 +197,8 @@ def children(category_id: int) -> list[Category]:
 
 def parts(category_id: int, user_id: uuid.UUID | None = None) -> list[sa.Row]:
     """The leaf's part rows, as plain rows with the columns a part view reads (the page's hottest read): PART_COLUMNS,
-    then FIT_COLUMNS with the dealer's own fit where his answers changed it, and his "only what fits" switch."""
+    then FIT_COLUMNS with the dealer's own fit where his answers changed it, his "only what fits" switch and his
+    list in use (the import id of his shelf list, null for none)."""
     return _rows(_PARTS_OF, {"category_id": category_id, "user_id": user_id}).all()
 
 
@@ -275,8 +277,10 @@ _FITTING_ONLY = (
     .label("fitting_only")
 )
 
+# So does the dealer's list in use (app.shelf.lookup), which a page of rows is matched against: a dealer without one
+# costs the page no statement.
 _PARTS_OF = (
-    sa.select(*PART_COLUMNS, *FIT_COLUMNS, _FITTING_ONLY)
+    sa.select(*PART_COLUMNS, *FIT_COLUMNS, _FITTING_ONLY, shelf_lookup.active_import_column())
     .outerjoin(PartFit, FIT_JOIN)
     .where(Part.category_id == sa.bindparam("category_id"))
     .order_by(Part.sort_order, Part.id)

@@ -13,12 +13,15 @@ import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import Any, ClassVar
 
 import sqlalchemy as sa
 from flask import g, has_request_context
 from flask_babel import gettext as _
+from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.orm import aliased
+from sqlalchemy.sql.compiler import SQLCompiler
+from sqlalchemy.sql.visitors import InternalTraversal
 
 from app.core.errors import ApiError
 from app.core.text import fold_code
@@ -231,10 +234,9 @@ _NUMBERS = (
 # --- numbers typed into a search ----------------------------------------------------------------------------------
 
 
-def keys_answering(code: sa.ColumnElement[str], user_id: sa.ColumnElement[Any]) -> sa.Select[tuple[str]]:
-    """The catalog keys a typed code stands for on the dealer's list in use: every number of the rows that answer to
-    it (its own code, an aftermarket number...), as a subquery for the catalog's search and where-used, so a dealer
-    without a list costs them no statement."""
+def keys_answering(code: Any, user_id: Any) -> sa.Select[tuple[str]]:
+    """The catalog keys a typed code (a search key, or a bound parameter holding one) stands for on the dealer's
+    list in use: every OEM, aftermarket and successor number of the rows whose own code or aftermarket number it is."""
     asked = aliased(ShelfNumber)
     return (
         sa.select(ShelfNumber.key)
@@ -244,6 +246,40 @@ def keys_answering(code: sa.ColumnElement[str], user_id: sa.ColumnElement[Any]) 
         .where(asked.key == code, asked.kind.in_(("own", "aftermarket")))
         .where(ShelfNumber.kind.in_(("oem", "aftermarket", "successor")))
     )
+
+
+def stands_for(column: sa.ColumnElement[str], code: Any, user_id: Any) -> sa.ColumnElement[bool]:
+    """Whether `column` (a catalog search key) is one the typed `code` stands for on the dealer's list in use
+    (`keys_answering`): a condition inside the catalog's own statement, so a list costs no statement more."""
+    return _AmongKeys(column, keys_answering(code, user_id).scalar_subquery())
+
+
+class _AmongKeys(sa.ColumnElement[bool]):
+    """`column IN (subquery)`; on PostgreSQL `column = ANY(ARRAY(subquery))`: the subquery then runs once, before
+    the scan (an init plan), and its keys are an index condition, so the condition can sit in an OR beside the
+    catalog's other conditions (a bitmap OR) instead of filtering every row of the table."""
+
+    inherit_cache = True
+    type = sa.Boolean()
+    _is_implicitly_boolean = True  # a condition as it is: no "= 1" where a backend has no boolean type
+    _traverse_internals: ClassVar = [
+        ("column", InternalTraversal.dp_clauseelement),
+        ("keys", InternalTraversal.dp_clauseelement),
+    ]
+
+    def __init__(self, column: sa.ColumnElement[str], keys: sa.ScalarSelect[str]) -> None:
+        self.column = column
+        self.keys = keys
+
+
+@compiles(_AmongKeys)
+def _among_keys(element: _AmongKeys, compiler: SQLCompiler, **kw: Any) -> str:
+    return compiler.process(element.column.in_(element.keys), **kw)
+
+
+@compiles(_AmongKeys, "postgresql")
+def _among_keys_postgresql(element: _AmongKeys, compiler: SQLCompiler, **kw: Any) -> str:
+    return f"{compiler.process(element.column, **kw)} = ANY(ARRAY{compiler.process(element.keys, **kw)})"
 
 
 def parse_number(raw: str | None) -> tuple[str, str]:

@@ -1,4 +1,5 @@
-"""Search inside one decoded vehicle's stored catalog: categories by name, parts by name words or OEM code.
+"""Search inside one decoded vehicle's stored catalog: categories by name, parts by name words or OEM code, or by a
+number on the dealer's shelf list (his own code, an aftermarket number) standing for an OEM code.
 
 Only stored rows are read; nothing is fetched from an upstream (a part not stored yet is not found, and
 `treeIncomplete` says so). Names and queries are compared through their search keys (`app.core.text.fold`,
@@ -7,18 +8,20 @@ Only stored rows are read; nothing is fetched from an upstream (a part not store
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 import sqlalchemy as sa
 from flask_babel import gettext as _
 
 from app.accounts.models import User
-from app.catalog import names, store
+from app.catalog import names, on_shelf, store
 from app.catalog.models import Category, Part, PartFit
 from app.catalog.services import part_view
 from app.core.errors import ApiError
 from app.core.text import fold, fold_code
 from app.extensions import db
+from app.shelf import lookup as shelf_lookup
 from app.vehicles.models import Vehicle
 
 MAX_QUERY_LENGTH = 100
@@ -44,7 +47,8 @@ def search(vehicle: Vehicle, query: str, user: User | None = None) -> dict[str, 
     and the matching parts (every word in the name, or the OEM code containing the query), each with its fit for the
     vehicle as `user` has it (his answers applied)."""
     words = _words(query)
-    part_match = _part_match(words, fold_code(query))
+    user_id = user.id if user is not None else None
+    part_match = _part_match(words, fold_code(query), user_id)
     in_vehicle = Category.vehicle_id == vehicle.id
 
     hits = dict(
@@ -56,13 +60,13 @@ def search(vehicle: Vehicle, query: str, user: User | None = None) -> dict[str, 
         ).all()
     )
     parts = db.session.execute(
-        sa.select(*store.PART_COLUMNS, *store.FIT_COLUMNS)
+        sa.select(*store.PART_COLUMNS, *store.FIT_COLUMNS, shelf_lookup.active_import_column())
         .join(Category, Part.category_id == Category.id)
         .outerjoin(PartFit, store.FIT_JOIN)
         .where(in_vehicle, part_match)
         .order_by(Part.category_id, Part.sort_order, Part.id)
         .limit(PART_LIMIT + 1),
-        {"user_id": user.id if user is not None else None},
+        {"user_id": user_id},
     ).all()
     named = (
         list(
@@ -90,6 +94,10 @@ def search(vehicle: Vehicle, query: str, user: User | None = None) -> dict[str, 
     named_ids = {category.id for category in named}
     english = names.english_wanted()
     targets = store.illustration_index(vehicle.id, {part.reference_code for part in parts if part.reference_code})
+    part_views = [
+        _part_view(part, by_id[part.category_id], trails[part.category_id], targets, english) for part in parts
+    ]
+    on_shelf.add_shelf(user_id, part_views, parts[0].shelf_import if parts else None)
 
     return {
         "query": query,
@@ -107,9 +115,7 @@ def search(vehicle: Vehicle, query: str, user: User | None = None) -> dict[str, 
             }
             for category in matched
         ],
-        "parts": [
-            _part_view(part, by_id[part.category_id], trails[part.category_id], targets, english) for part in parts
-        ],
+        "parts": part_views,
         "partCount": sum(hits.values()),
         "truncated": truncated,
         "treeIncomplete": not store.tree_complete(vehicle.id),
@@ -129,11 +135,15 @@ def _contains(column: sa.ColumnElement[str], key: str) -> sa.ColumnElement[bool]
     return column.like(f"%{escaped}%", escape="/")
 
 
-def _part_match(words: list[str], code: str) -> sa.ColumnElement[bool]:
-    by_name = sa.and_(*(_contains(Part.search_name, word) for word in words)) if words else sa.false()
+def _part_match(words: list[str], code: str, user_id: uuid.UUID | None) -> sa.ColumnElement[bool]:
+    """Every word in the name, or the OEM code containing the code, or (for a dealer) an OEM code his list's rows
+    carry beside the code typed: his own code or an aftermarket number (a subquery: no list, no statement more)."""
+    matches = [sa.and_(*(_contains(Part.search_name, word) for word in words)) if words else sa.false()]
     if len(code) >= MIN_CODE_LENGTH and any(char.isdigit() for char in code):
-        return sa.or_(by_name, _contains(Part.search_code, code))
-    return by_name
+        matches.append(_contains(Part.search_code, code))
+    if code and user_id is not None:
+        matches.append(shelf_lookup.stands_for(Part.search_code, code, user_id))
+    return sa.or_(*matches) if len(matches) > 1 else matches[0]
 
 
 def _categories_by_id(ids: set[int]) -> dict[int, Category]:

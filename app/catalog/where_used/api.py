@@ -18,7 +18,8 @@ bp = Blueprint("catalog_where_used_api", __name__, url_prefix="/api/parts")
 @bp.get("/<path:oem>/where-used", merge_slashes=False)
 @documented(WhereUsed, query=WhereUsedQuery, errors=(404,))
 def lookup(oem: str):
-    """Every stored vehicle and picture carrying the OEM code (spaces, dashes and case ignored)."""
+    """Every stored vehicle and picture carrying the OEM code (spaces, dashes and case ignored), or an OEM code the
+    number stands for on the caller's shelf list (his own code, an aftermarket number)."""
     code = where_used.parse_code(oem)
     limit = int_arg(request.args, "limit", where_used.DEFAULT_LIMIT, maximum=where_used.MAX_LIMIT)
-    return jsonify(where_used.find(current_user, code, limit))
+    return jsonify(where_used.find(current_user, code, limit, on_shelf=True))

@@ -4,6 +4,9 @@ Codes compare by their search key (`app.core.text.fold_code`: spaces, dashes and
 up exactly in `part.search_code` (a btree with the vehicle id beside it). Reference rows ("see table 109-010") carry no
 code and are left out. Only stored rows are read; a vehicle whose tree is not stored whole may hold more.
 
+The API also takes a number of the dealer's shelf list (his own code, an aftermarket number): the rows carrying the
+OEM codes its list rows stand for are listed beside those carrying the number itself (`find(on_shelf=True)`).
+
 Access: a vehicle is listed when the caller could open it (`services.open_vehicle`: a vehicle without a brand, or one
 of a brand the caller's plan covers; admins every one). Vehicles of other brands are only counted
 (`hiddenVehicleCount`), never named: the caller learns that a wider plan would show more, not which vehicles.
@@ -12,6 +15,7 @@ of a brand the caller's plan covers; admins every one). Vehicles of other brands
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
@@ -25,6 +29,7 @@ from app.catalog.models import Category, Part, PartFit
 from app.core.errors import ApiError
 from app.core.text import fold_code
 from app.extensions import db
+from app.shelf import lookup as shelf_lookup
 from app.vehicles.models import Vehicle
 
 MAX_INPUT_LENGTH = 100  # as typed, separators included
@@ -46,14 +51,18 @@ def parse_code(raw: str | None) -> str:
     return code
 
 
-def find(user: User, code: str, limit: int = DEFAULT_LIMIT) -> dict[str, Any]:
+def find(user: User, code: str, limit: int = DEFAULT_LIMIT, *, on_shelf: bool = False) -> dict[str, Any]:
     """The vehicles `user` may open whose part rows carry `code` (a search key), each with those rows, their pictures
-    and the path to them: at most `limit` rows, with the full counts and the number of vehicles left out."""
+    and the path to them: at most `limit` rows, with the full counts and the number of vehicles left out. `on_shelf`:
+    also the rows carrying an OEM code `code` stands for on the user's shelf list (his own code, an aftermarket
+    number), read in the same statements."""
+    statements = _ON_SHELF if on_shelf else _EXACT
     # A code with no letter or digit (a part row written "-") is no code: it would match every other such row.
-    counts = _rows(_COUNTS, {"code": code}).all() if code else []
+    counts = _rows(statements.counts, {"code": code, "user_id": user.id}).all() if code else []
     opened = {row.brand for row in counts if _may_open(user, row.brand)}
     shown = [row for row in counts if row.brand in opened]
-    rows = _page(code, opened, user.id, every_brand=len(shown) == len(counts), limit=limit) if shown else []
+    every_brand = len(shown) == len(counts)
+    rows = _page(statements, code, opened, user.id, every_brand=every_brand, limit=limit) if shown else []
     trails = store.ancestor_trails(sorted({row[_LEAF_AT] for row in rows}))
     vehicle_count, part_count = sum(row.vehicles for row in shown), sum(row.parts for row in shown)
     return {
@@ -66,14 +75,16 @@ def find(user: User, code: str, limit: int = DEFAULT_LIMIT) -> dict[str, Any]:
     }
 
 
-def _page(code: str, opened: set[int], user_id: uuid.UUID, *, every_brand: bool, limit: int) -> list[sa.Row]:
+def _page(
+    statements: _Statements, code: str, opened: set[int], user_id: uuid.UUID, *, every_brand: bool, limit: int
+) -> list[sa.Row]:
     """The first `limit` rows carrying the code in vehicles of the `opened` brands, each with its fit for its vehicle
     as `user_id` has it; without a brand filter when they are `every_brand` that carries it (an admin, a Full plan),
     the usual case."""
     parameters = {"code": code, "limit": limit, "user_id": user_id}
     if not every_brand:
-        return _rows(_ROWS_OF_BRANDS, {**parameters, "brands": sorted(opened)}).all()
-    rows = _rows(_ROWS, parameters).all()
+        return _rows(statements.rows_of_brands, {**parameters, "brands": sorted(opened)}).all()
+    rows = _rows(statements.rows, parameters).all()
     # A vehicle of another brand stored since the counts were read is still not shown.
     return [row for row in rows if (row[_BRAND_AT] or NO_BRAND) in opened]
 
@@ -126,24 +137,9 @@ def _split(row: sa.Row) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]
     )
 
 
-# Built once: each request only binds its values.
 _BRAND = sa.func.coalesce(Vehicle.brand_id, NO_BRAND)
-_CARRIES = (Part.search_code == sa.bindparam("code"), Part.reference_code.is_(None))
 
-# Per brand: the vehicles and the part rows that carry the code.
-_COUNTS = (
-    sa.select(
-        _BRAND.label("brand"),
-        sa.func.count(sa.distinct(Part.vehicle_id)).label("vehicles"),
-        sa.func.count().label("parts"),
-    )
-    .select_from(Part)
-    .join(Vehicle, Vehicle.id == Part.vehicle_id)
-    .where(*_CARRIES)
-    .group_by(_BRAND)
-)
-
-# What an answer shows of each row, by its key: _ROWS selects these columns in this order.
+# What an answer shows of each row, by its key: the rows statement selects these columns in this order.
 _PART_FIELDS = {
     "id": Part.id,
     "oemCode": Part.oem_code,
@@ -169,13 +165,43 @@ _LEAF_AT = len(_PART_FIELDS)
 _VEHICLE_AT = _LEAF_AT + len(_LEAF_FIELDS)
 _BRAND_AT = _VEHICLE_AT + list(_VEHICLE_FIELDS).index("brandId")
 
-_ROWS = (
-    sa.select(*_PART_FIELDS.values(), *_LEAF_FIELDS.values(), *_VEHICLE_FIELDS.values())
-    .join(Category, Category.id == Part.category_id)
-    .join(Vehicle, Vehicle.id == Part.vehicle_id)
-    .outerjoin(PartFit, store.FIT_JOIN)
-    .where(*_CARRIES)
-    .order_by(Vehicle.brand_name, Vehicle.model, Vehicle.id, Part.category_id, Part.sort_order, Part.id)
-    .limit(sa.bindparam("limit"))
+
+@dataclass(frozen=True)
+class _Statements:
+    counts: sa.Select  # per brand: the vehicles and the part rows that carry the code
+    rows: sa.Select  # the rows, with their leaf and vehicle
+    rows_of_brands: sa.Select  # the same, of the brands in :brands
+
+
+def _statements(carries: sa.ColumnElement[bool]) -> _Statements:
+    """The statements of an answer, for the rows that `carries` (and are no reference rows)."""
+    coded = (carries, Part.reference_code.is_(None))
+    counts = (
+        sa.select(
+            _BRAND.label("brand"),
+            sa.func.count(sa.distinct(Part.vehicle_id)).label("vehicles"),
+            sa.func.count().label("parts"),
+        )
+        .select_from(Part)
+        .join(Vehicle, Vehicle.id == Part.vehicle_id)
+        .where(*coded)
+        .group_by(_BRAND)
+    )
+    rows = (
+        sa.select(*_PART_FIELDS.values(), *_LEAF_FIELDS.values(), *_VEHICLE_FIELDS.values())
+        .join(Category, Category.id == Part.category_id)
+        .join(Vehicle, Vehicle.id == Part.vehicle_id)
+        .outerjoin(PartFit, store.FIT_JOIN)
+        .where(*coded)
+        .order_by(Vehicle.brand_name, Vehicle.model, Vehicle.id, Part.category_id, Part.sort_order, Part.id)
+        .limit(sa.bindparam("limit"))
+    )
+    return _Statements(counts, rows, rows.where(_BRAND.in_(sa.bindparam("brands", expanding=True))))
+
+
+# Built once: each request only binds its values.
+_CODE = sa.bindparam("code")
+_EXACT = _statements(Part.search_code == _CODE)
+_ON_SHELF = _statements(
+    sa.or_(Part.search_code == _CODE, shelf_lookup.stands_for(Part.search_code, _CODE, sa.bindparam("user_id")))
 )
-_ROWS_OF_BRANDS = _ROWS.where(_BRAND.in_(sa.bindparam("brands", expanding=True)))
