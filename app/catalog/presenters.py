@@ -88,14 +88,15 @@ def search_main(vehicle: Vehicle, raw_query: str, user: User | None = None) -> d
     except ApiError as error:
         return {**main, "message": error.message}
     categories = [{**node(item), "trail": [_crumb(step) for step in item["ancestors"]]} for item in found["categories"]]
+    found_parts = found["parts"]
     parts = [
         {
             **fit_presenters.with_fit(part),
             "trail": [_crumb(step) for step in part["breadcrumb"]],
             "leafId": part["leaf"]["id"],
-            "shelfLine": on_shelf.shelf_line(part.get("shelf")),
+            "shelfLine": shelf_line,
         }
-        for part in _with_copy_labels(found["parts"])
+        for part, shelf_line in zip(_with_copy_labels(found_parts), on_shelf.shelf_lines(found_parts), strict=True)
     ]
     return {**main, **found, "categories": categories, "parts": parts}
 
@@ -104,12 +105,12 @@ def _part_rows(parts: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], dict[
     """Part rows, the first row of each position carrying that position's anchor (what a hotspot links to)."""
     anchors: dict[str, str] = {}
     rows = []
-    for part in _with_copy_labels(parts):
+    for part, shelf_line in zip(_with_copy_labels(parts), on_shelf.shelf_lines(parts), strict=True):
         position = part["position"]
         anchor = None
         if position and position not in anchors:
             anchor = anchors[position] = f"pos-{len(anchors) + 1}"
-        rows.append({**part, "anchor": anchor, "shelfLine": on_shelf.shelf_line(part.get("shelf"))})
+        rows.append({**part, "anchor": anchor, "shelfLine": shelf_line})
     return rows, anchors
 
 
