@@ -1,5 +1,6 @@
 """Catalog benchmarks on PostgreSQL with 1,000,000 parts across 100 vehicles: a category's detail, the in-vehicle
-search and where-used, each against the bare SQL it runs, and the vehicle page's HTML against the JSON detail.
+search and where-used, each against the bare SQL it runs, and the vehicle page's HTML against the JSON detail; the
+dealer has a shelf list of 200,000 rows in use, and his drawings' pages are compared with a dealer's who has none.
 
 The fleet: the sandbox Golf is decoded and its whole tree stored through the app's own code (139 categories,
 10,583 parts, 116 schema pictures), then copied in SQL to 99 more vehicles (1,058,300 parts in all). Each sample
@@ -16,6 +17,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from decimal import Decimal
 from html.parser import HTMLParser
 
 import requests
@@ -23,15 +25,19 @@ import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
 
+from app.accounts.models import User
 from app.catalog.models import Category, Hotspot, Part, SchemaPicture
 from app.core.fragments import EXTENSION_KEY as FRAGMENT_CACHE
+from app.core.text import fold_code
 from app.demo.seed import seed
 from app.extensions import db
+from app.shelf.models import ShelfActive, ShelfImport, ShelfItem, ShelfNumber
 from app.sources.sandbox.catalog import VIN_GOLF
 from app.vehicles.models import Vehicle
 from bench.measure import Result, in_turns, latency, ratios, within_ratio
 from bench.sql import BareSql, SqlRecorder
 from bench.stack import (
+    EMAIL,
     BenchSetupError,
     LogTally,
     Served,
@@ -40,6 +46,7 @@ from bench.stack import (
     run_benchmarks,
     shut_down,
 )
+from tests.support.dealers import commit_full_plan_dealer
 
 DEFAULT_DATABASE_URL = "postgresql://postgres@127.0.0.1:5432/bench_catalog"
 VEHICLES = 100
@@ -58,6 +65,16 @@ PAGE_WEIGHT_MAX_BYTES = 150_000
 FIT_ANSWERS = 12
 FIT_ANSWER_MAX_SECONDS = 1.0
 BROWSER_ENCODINGS = "gzip, deflate, br, zstd"  # what Chromium accepts
+# The dealer's shelf list (issue 31): 200,000 rows, every other distinct OEM code of the Golf among them (so of every
+# vehicle of the fleet, its copies), one row in SHELF_REPLACED_EVERY replaced by the next such code; a second dealer
+# without a list opens the same drawings. Inserted in bulk (the import job has its own benchmark, bench/shelf.py).
+SHELF_ROWS = 200_000
+SHELF_REPLACED_EVERY = 25
+SHELF_SAMPLES = 60  # leaves across the fleet
+SHELF_PAGE_MAX_RATIO = 1.1
+SHELF_BATCH = 20_000
+SHELFLESS_EMAIL = "bench-no-list@example.com"
+SHELFLESS_PASSWORD = "bench-horse-43-staple"  # noqa: S105 - a throwaway dealer in a throwaway database
 # Words and code fragments a dealer types: common, rare, two words, an OEM code's start, nothing at all.
 SEARCH_WORDS = ("bolt", "filter", "oil filter", "gasket", "hose", "seal ring", "bracket", "sensor", "xyzzy")
 
@@ -127,6 +144,80 @@ def _copied_value(column: str, step: int | None) -> str:
     return f"t.{column} + k * {step}" if step else f"t.{column}"
 
 
+def load_shelf(app: Flask) -> None:
+    """The bench dealer's list in use: SHELF_ROWS rows with their numbers (OEM, own code, an aftermarket number, the
+    successor when replaced), inserted in bulk in one transaction, then ANALYZE."""
+    began = time.perf_counter()
+    rng = random.Random(31)
+    with app.app_context():
+        connection = db.session.connection()
+        user_id = connection.scalar(sa.select(User.id).where(User.email == EMAIL))
+        first = connection.scalar(sa.select(sa.func.min(Vehicle.id)))
+        golf = connection.scalars(
+            sa.select(Part.oem_code)
+            .where(Part.vehicle_id == first, Part.reference_code.is_(None), Part.search_code != "")
+            .group_by(Part.oem_code)
+            .order_by(Part.oem_code)
+        ).all()
+        covered = golf[::2]
+        import_id = connection.scalar(
+            sa.insert(ShelfImport)
+            .values(user_id=user_id, filename="bench.csv", file_kind="csv", status="done", rows_total=SHELF_ROWS)
+            .returning(ShelfImport.id)
+        )
+        first_item = (connection.scalar(sa.select(sa.func.max(ShelfItem.id))) or 0) + 1
+        last = first_item + SHELF_ROWS - 1
+        for start in range(0, SHELF_ROWS, SHELF_BATCH):
+            indexes = range(start, min(start + SHELF_BATCH, SHELF_ROWS))
+            items = [_shelf_row(index, first_item + index, import_id, covered, rng) for index in indexes]
+            connection.execute(sa.insert(ShelfItem), items)
+            connection.execute(sa.insert(ShelfNumber), [number for item in items for number in _shelf_numbers(item)])
+        connection.execute(sa.text("SELECT setval(pg_get_serial_sequence('shelf_item', 'id'), :last)"), {"last": last})
+        connection.execute(sa.insert(ShelfActive).values(user_id=user_id, import_id=import_id))
+        db.session.commit()
+        with db.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as autocommit:
+            autocommit.execute(sa.text("ANALYZE shelf_item"))
+            autocommit.execute(sa.text("ANALYZE shelf_number"))
+        commit_full_plan_dealer(SHELFLESS_EMAIL, "Bench Bayi (listesiz)", SHELFLESS_PASSWORD)
+        db.session.remove()
+    print(
+        f"shelf list: {SHELF_ROWS:,} rows, {len(covered):,} of them the Golf's codes (of {len(golf):,}), "
+        f"loaded in {time.perf_counter() - began:.0f} s"
+    )
+
+
+def _shelf_row(index: int, item_id: int, import_id: int, covered: list[str], rng: random.Random) -> dict[str, object]:
+    """The list's row `index`: a code of the fleet for the first len(covered) rows, else a code no vehicle carries."""
+    oem = covered[index] if index < len(covered) else f"ZX {index:09d}"
+    replaced = index < len(covered) - 1 and index % SHELF_REPLACED_EVERY == 0
+    return {
+        "id": item_id,
+        "import_id": import_id,
+        "line": index + 2,
+        "oem_code": oem,
+        "own_code": f"RAF-{index:06d}",
+        "brand": rng.choice(("BOSCH", "MANN", "FEBI", "OEM")),
+        "name": f"Parça {index}",
+        "price": Decimal(rng.randrange(1_000, 500_000)) / 100,
+        "currency": "TRY",
+        "stock": rng.randrange(0, 13),
+        "replaced_by": covered[index + 1] if replaced else None,
+    }
+
+
+def _shelf_numbers(item: dict[str, object]) -> list[dict[str, object]]:
+    """The row's numbers by their search keys: OEM, own code, one aftermarket number, the successor."""
+    written = {
+        "oem": item["oem_code"],
+        "own": item["own_code"],
+        "aftermarket": f"AM {item['line']:07d}",
+        "successor": item["replaced_by"],
+    }
+    keys = {(kind, fold_code(str(number))) for kind, number in written.items() if number}
+    row = {"item_id": item["id"], "import_id": item["import_id"]}
+    return [{**row, "kind": kind, "key": key} for kind, key in keys if key]
+
+
 # --- samples ------------------------------------------------------------------------------------------------------
 
 
@@ -161,6 +252,16 @@ def search_samples(app: Flask, rng: random.Random) -> list[Sample]:
         Sample(f"/api/categories/search/{rng.choice(vehicles)}?q={requests.utils.quote(rng.choice(queries))}")
         for _ in range(SEARCH_SAMPLES)
     ]
+
+
+def shelf_samples(app: Flask, rng: random.Random) -> list[Sample]:
+    """Drawings (leaves with parts) across the fleet: their pages, whose rows the dealer's list carries in part."""
+    with app.app_context():
+        rows = db.session.execute(
+            sa.select(Category.vehicle_id, Category.id).where(Category.is_leaf).order_by(Category.id)
+        ).all()
+        db.session.remove()
+    return [Sample(f"/vehicles/{vehicle}/categories/{leaf}") for vehicle, leaf in rng.sample(rows, SHELF_SAMPLES)]
 
 
 # A code as a dealer might type it: as the catalog prints it, in lower case, run together, or with dashes.
@@ -423,6 +524,49 @@ def fit_answer(client: Client, app: Flask) -> Result:
     )
 
 
+def shelf_page(client: Client, samples: list[Sample], shelfless: FlaskClient) -> Result:
+    """A drawing's page for the dealer with his 200,000-row list (its rows with stock, price and current number: one
+    lookup per page, one more per step of its replacement chains) against the same page for a dealer without a
+    list, each page sent once before by both (the fragment cache holds both main areas); the JSON detail of each
+    is printed beside, for reading."""
+    html = {"Accept": "text/html"}
+
+    def without(path: str) -> None:
+        response = shelfless.get(path, headers=html)
+        if response.status_code != 200:
+            raise RuntimeError(f"in-process GET {path} without a list: {response.status_code}")
+
+    for sample in samples:
+        client.call(sample.path, **html)
+        without(sample.path)
+    contenders = {
+        "with the list": lambda sample: client.call(sample.path, **html),
+        "without a list": lambda sample: without(sample.path),
+        "JSON with": lambda sample: client.call(f"/api{sample.path}"),
+        "JSON without": lambda sample: shelfless.get(f"/api{sample.path}"),
+        "page over HTTP": lambda sample: client.get(sample.path, **html),
+    }
+    times = in_turns(samples, contenders, ROUNDS)
+    name = "7. a drawing's page with the dealer's shelf list: GET /vehicles/<v>/categories/<c>"
+    pair = ("with the list", "without a list")
+    details = [f"{other:<18} {latency(values)}" for other, values in times.items() if other not in pair]
+    current, baseline = ((label, times[label]) for label in pair)
+    return within_ratio(name, current, baseline, SHELF_PAGE_MAX_RATIO, details)
+
+
+def shelfless_client(app: Flask) -> FlaskClient:
+    """The dealer without a list, signed in on an in-process client."""
+    wsgi = app.test_client()
+    response = wsgi.post(
+        "/api/auth/sign-in/email",
+        json={"email": SHELFLESS_EMAIL, "password": SHELFLESS_PASSWORD},
+        headers={"Origin": "http://localhost"},
+    )
+    if response.status_code != 200:
+        raise BenchSetupError(f"the dealer without a list could not sign in: {response.status_code}")
+    return wsgi
+
+
 # --- running ------------------------------------------------------------------------------------------------------
 
 
@@ -436,6 +580,7 @@ def build_fleet(app: Flask) -> None:
         )
         db.session.remove()
     print(f"fleet: {vehicles} vehicles, {parts:,} parts, built in {time.perf_counter() - began:.0f} s")
+    load_shelf(app)
 
 
 def measure(app: Flask, served: Served, database_url: str, tally: LogTally) -> list[Result]:
@@ -452,6 +597,7 @@ def measure(app: Flask, served: Served, database_url: str, tally: LogTally) -> l
         client = Client(served, session, recorder, bare, wsgi)
         details, searches = detail_samples(app, rng), search_samples(app, rng)
         uses = where_used_samples(app, rng)
+        drawings = shelf_samples(app, rng)
         client.record(details)
         client.record(searches)
         client.record(uses)
@@ -463,6 +609,7 @@ def measure(app: Flask, served: Served, database_url: str, tally: LogTally) -> l
             printed(where_used(client, uses), tally),
             printed(page_weight(client, app), tally),
             printed(fit_answer(client, app), tally),
+            printed(shelf_page(client, drawings, shelfless_client(app)), tally),
         ]
     finally:
         bare.close()
