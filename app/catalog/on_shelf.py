@@ -24,13 +24,13 @@ from app.shelf import lookup
 NUMBER_LOCALE = "tr"
 
 
-def add_shelf(user_id: uuid.UUID | None, parts: list[dict[str, Any]], import_id: int | None) -> None:
-    """Set each coded part view's `shelf` from one lookup for the whole page; `import_id` is the dealer's list in use
+def add_shelf(user_id: uuid.UUID | None, parts: list[dict[str, Any]], in_use: lookup.ListInUse | None) -> None:
+    """Set each coded part view's `shelf` from one lookup for the whole page; `in_use` is the dealer's list in use
     as his rows were read with it (None: no list, and nothing is asked)."""
-    if import_id is None or user_id is None:
+    if in_use is None or user_id is None:
         return
     keyed = [(fold_code(part["oemCode"]), part) for part in parts if not part["reference"] and part["oemCode"]]
-    hits = lookup.hits_for_keys({key: part["oemCode"] for key, part in keyed}, import_id)
+    hits = lookup.hits_for_keys({key: part["oemCode"] for key, part in keyed}, in_use)
     for key, part in keyed:
         hit = hits.get(key)
         if hit is not None:

@@ -32,6 +32,7 @@ from app.catalog.providers import (
 from app.core.db import begin_writes
 from app.core.errors import ApiError
 from app.extensions import db
+from app.shelf import lookup as shelf_lookup
 from app.storage import current_storage
 from app.vehicles.models import Vehicle
 from app.vehicles.services import get_vehicle
@@ -157,7 +158,7 @@ def detail_view(
     user_id = user.id if user is not None else None
     answers = fit_answers.answers_on(user_id, vehicle.id) if user_id and category.fit_maybe else fit_answers.Answers()
     shown = parts_view(vehicle, parts, answers)
-    on_shelf.add_shelf(user_id, shown, parts[0].shelf_import if parts else None)
+    on_shelf.add_shelf(user_id, shown, shelf_lookup.list_in_use_of(parts[0] if parts else None))
     fits = [part["fit"] for part in shown]
     kept = [part for part in shown if only is None or part["fit"]["status"] in only]
     return {

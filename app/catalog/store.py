@@ -280,7 +280,7 @@ _FITTING_ONLY = (
 # So does the dealer's list in use (app.shelf.lookup), which a page of rows is matched against: a dealer without one
 # costs the page no statement.
 _PARTS_OF = (
-    sa.select(*PART_COLUMNS, *FIT_COLUMNS, _FITTING_ONLY, shelf_lookup.active_import_column())
+    sa.select(*PART_COLUMNS, *FIT_COLUMNS, _FITTING_ONLY, *shelf_lookup.active_list_columns())
     .outerjoin(PartFit, FIT_JOIN)
     .where(Part.category_id == sa.bindparam("category_id"))
     .order_by(Part.sort_order, Part.id)

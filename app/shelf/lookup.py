@@ -1,17 +1,20 @@
 """Numbers matched against the dealer's list in use, as a clerk types them (`app.core.text.fold_code`: spaces,
 dashes, dots and case ignored), and the current number at the end of a replacement chain.
 
-`shelf_for` answers a whole page of numbers in one query (the list's numbers of those keys, with their rows), then
-one query per step of the replacement chains of every hit at once. The dealer's list in use is read once per request;
-the catalog reads it for free beside its rows (`active_import_column`) and hands it over, so a dealer without a list
-costs the catalog no query at all.
+`shelf_for` answers a whole page of numbers in one query (the list's numbers of those keys, with their rows, and the
+rows their replacements point at), then one query per further step of the replacement chains of every hit at once.
+The dealer's list in use is read once per request; the catalog reads it for free beside its rows
+(`active_list_columns`) and hands it over, so a dealer without a list costs the catalog no query at all.
 """
 
 from __future__ import annotations
 
+import threading
 import uuid
-from collections.abc import Iterable
+from collections import OrderedDict
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from decimal import Decimal
 from typing import Any, ClassVar
 
@@ -83,30 +86,54 @@ class ShelfHit:
 # --- the list in use ----------------------------------------------------------------------------------------------
 
 
-def active_import_column(user_id: sa.ColumnElement[Any] | None = None) -> sa.Label[int | None]:
-    """The dealer's list in use (its import id, null for none) as a column: an uncorrelated subquery, run once, that
-    a statement of the catalog reads beside its rows. `user_id` defaults to the bound parameter `user_id`."""
+@dataclass(frozen=True)
+class ListInUse:
+    """The dealer's list in use: its import, and when it was put in use. A list's rows never change once it is in use
+    (a new import writes new rows), so the two name what a lookup on it answers, also across requests."""
+
+    import_id: int
+    activated_at: datetime
+
+
+def active_list_columns(user_id: sa.ColumnElement[Any] | None = None) -> tuple[sa.Label[Any], sa.Label[Any]]:
+    """The dealer's list in use as two columns (shelf_import, shelf_since; null for none): uncorrelated subqueries,
+    run once, that a statement of the catalog reads beside its rows (`list_in_use_of` reads them back). `user_id`
+    defaults to the bound parameter `user_id`."""
     user = user_id if user_id is not None else sa.bindparam("user_id")
-    return sa.select(ShelfActive.import_id).where(ShelfActive.user_id == user).scalar_subquery().label("shelf_import")
+
+    def of_active(column: sa.ColumnElement[Any], label: str) -> sa.Label[Any]:
+        return sa.select(column).where(ShelfActive.user_id == user).scalar_subquery().label(label)
+
+    return of_active(ShelfActive.import_id, "shelf_import"), of_active(ShelfActive.activated_at, "shelf_since")
 
 
-def active_import(user_id: uuid.UUID | None) -> int | None:
-    """The import id of the dealer's list in use, read once per request."""
+def list_in_use_of(row: sa.Row | None) -> ListInUse | None:
+    """The list in use as a row read it with `active_list_columns` (None: no row, or no list)."""
+    if row is None or row.shelf_import is None:
+        return None
+    return ListInUse(row.shelf_import, row.shelf_since)
+
+
+def active_list(user_id: uuid.UUID | None) -> ListInUse | None:
+    """The dealer's list in use, read once per request."""
     if user_id is None:
         return None
     cache = _request_cache()
     if user_id not in cache:
-        cache[user_id] = db.session.scalar(sa.select(ShelfActive.import_id).where(ShelfActive.user_id == user_id))
+        row = db.session.execute(
+            sa.select(ShelfActive.import_id, ShelfActive.activated_at).where(ShelfActive.user_id == user_id)
+        ).first()
+        cache[user_id] = ListInUse(*row) if row else None
     return cache[user_id]
 
 
-def remember_active_import(user_id: uuid.UUID | None, import_id: int | None) -> None:
-    """The list in use as a statement read it beside its own rows (`active_import_column`): no need to ask again."""
+def remember_active_list(user_id: uuid.UUID | None, in_use: ListInUse | None) -> None:
+    """The list in use as a statement read it beside its own rows (`active_list_columns`): no need to ask again."""
     if user_id is not None:
-        _request_cache()[user_id] = import_id
+        _request_cache()[user_id] = in_use
 
 
-def _request_cache() -> dict[uuid.UUID, int | None]:
+def _request_cache() -> dict[uuid.UUID, ListInUse | None]:
     """Per request; outside one (a job, a shell) nothing is kept, since the list in use may change meanwhile."""
     if not has_request_context():
         return {}
@@ -119,28 +146,37 @@ _UNKNOWN: Any = object()
 
 
 def shelf_for(
-    user_id: uuid.UUID | None, numbers: Iterable[str | None], *, import_id: int | None = _UNKNOWN
+    user_id: uuid.UUID | None, numbers: Iterable[str | None], *, in_use: ListInUse | None = _UNKNOWN
 ) -> dict[str, ShelfHit]:
     """The hits of `numbers` on the dealer's list in use, by each number's search key (fold_code); numbers not on
-    it are left out. `import_id`: the list in use when the caller has read it already (None: no list)."""
+    it are left out. `in_use`: the list in use when the caller has read it already (None: no list)."""
     asked: dict[str, str] = {}
     for number in numbers:
         key = fold_code(number) if number else ""
         if key:
             asked.setdefault(key, number)
-    if import_id is _UNKNOWN:
-        import_id = active_import(user_id) if asked else None
+    if in_use is _UNKNOWN:
+        in_use = active_list(user_id) if asked else None
     else:
-        remember_active_import(user_id, import_id)
-    return hits_for_keys(asked, import_id)
+        remember_active_list(user_id, in_use)
+    return hits_for_keys(asked, in_use)
 
 
-def hits_for_keys(asked: dict[str, str], import_id: int | None) -> dict[str, ShelfHit]:
+def hits_for_keys(asked: dict[str, str], in_use: ListInUse | None) -> dict[str, ShelfHit]:
     """shelf_for's answer for numbers already folded: `asked` maps each search key to the number as written, on the
-    list `import_id` (None: no list, no query)."""
+    list `in_use` (None: no list, no query). A page asked again of the same list is answered from the process's
+    memory (`_HitsCache`)."""
     asked = {key: number for key, number in asked.items() if key and len(key) <= MAX_KEY_LENGTH}
-    if import_id is None or not asked:
+    if in_use is None or not asked:
         return {}
+    cache_key = (in_use, tuple(sorted(asked.items())))
+    hits = _HITS.get(cache_key)
+    if hits is None:
+        hits = _HITS.keep(cache_key, _looked_up(asked, in_use.import_id))
+    return dict(hits)
+
+
+def _looked_up(asked: dict[str, str], import_id: int) -> dict[str, ShelfHit]:
     reader = _ListReader(import_id)
     reader.read(asked)
     best = {key: found for key in asked if (found := reader.best(key, _RANK)) is not None}
@@ -149,6 +185,35 @@ def hits_for_keys(asked: dict[str, str], import_id: int | None) -> dict[str, She
         key: ShelfHit(row, _matched_number(kind, row, asked[key]), kind, currents.get(key))
         for key, (kind, row) in best.items()
     }
+
+
+class _HitsCache:
+    """The last pages' answers in this process, by the list in use and the numbers asked: a list's rows never change
+    once in use, so a kept answer is never stale (a new list, or the same import put in use again, is a new key).
+    A drawing opened again costs no query: the lookup's round trip was most of what the list added to a page.
+    Bounded by entries (a page's answer is some tens of kilobytes)."""
+
+    def __init__(self, max_entries: int) -> None:
+        self.max_entries = max_entries
+        self._entries: OrderedDict[Hashable, dict[str, ShelfHit]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable) -> dict[str, ShelfHit] | None:
+        with self._lock:
+            hits = self._entries.get(key)
+            if hits is not None:
+                self._entries.move_to_end(key)
+            return hits
+
+    def keep(self, key: Hashable, hits: dict[str, ShelfHit]) -> dict[str, ShelfHit]:
+        with self._lock:
+            self._entries[key] = hits
+            while len(self._entries) > self.max_entries:
+                self._entries.popitem(last=False)
+        return hits
+
+
+_HITS = _HitsCache(max_entries=256)
 
 
 def _matched_number(kind: str, row: ShelfRow, asked: str) -> str:

@@ -208,7 +208,7 @@ def test_the_where_used_panel_of_a_row_stays_its_oem_code(client, dealer, drawin
 def test_a_list_costs_one_query_per_page_and_one_per_further_chain_step(app, client, dealer, drawing, path):
     """Without a list a page sends its pinned statements (tests/catalog/test_query_counts.py); a list adds its lookup,
     which reads the rows that the page's replaced rows are replaced by too; a chain's further steps cost one query
-    each (for all rows at once)."""
+    each (for all rows at once); the same page of the same list again costs nothing more."""
     url = path.format(vehicle=drawing.vehicle_id, leaf=drawing.leaf_id)
 
     def statements() -> int:
@@ -222,3 +222,4 @@ def test_a_list_costs_one_query_per_page_and_one_per_further_chain_step(app, cli
     assert statements_with([FILTER]) == bare + 1
     assert statements_with([{**FILTER, "replaced_by": "ZZ 1"}, COIL_OLD, COIL_NEW]) == bare + 1
     assert statements_with([COIL_OLD, {**COIL_NEW, "replaced_by": "06A 905 999"}, {"oem": "06A905999"}]) == bare + 2
+    assert statements() == bare  # opened again: the process kept the answer of the list in use for these numbers

@@ -60,7 +60,7 @@ def search(vehicle: Vehicle, query: str, user: User | None = None) -> dict[str, 
         ).all()
     )
     parts = db.session.execute(
-        sa.select(*store.PART_COLUMNS, *store.FIT_COLUMNS, shelf_lookup.active_import_column())
+        sa.select(*store.PART_COLUMNS, *store.FIT_COLUMNS, *shelf_lookup.active_list_columns())
         .join(Category, Part.category_id == Category.id)
         .outerjoin(PartFit, store.FIT_JOIN)
         .where(in_vehicle, part_match)
@@ -97,7 +97,7 @@ def search(vehicle: Vehicle, query: str, user: User | None = None) -> dict[str, 
     part_views = [
         _part_view(part, by_id[part.category_id], trails[part.category_id], targets, english) for part in parts
     ]
-    on_shelf.add_shelf(user_id, part_views, parts[0].shelf_import if parts else None)
+    on_shelf.add_shelf(user_id, part_views, shelf_lookup.list_in_use_of(parts[0] if parts else None))
 
     return {
         "query": query,
