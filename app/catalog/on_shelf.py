@@ -29,7 +29,7 @@ def add_shelf(user_id: uuid.UUID | None, parts: list[dict[str, Any]], in_use: lo
     as his rows were read with it (None: no list, and nothing is asked)."""
     if in_use is None or user_id is None:
         return
-    keyed = [(fold_code(part["oemCode"]), part) for part in parts if not part["reference"] and part["oemCode"]]
+    keyed = [(fold_code(part["oemCode"]), part) for part in parts if part["oemCode"] and not part.get("reference")]
     hits = lookup.hits_for_keys({key: part["oemCode"] for key, part in keyed}, in_use)
     for key, part in keyed:
         hit = hits.get(key)

@@ -268,6 +268,7 @@ class WhereUsedPart(Texted):
     leaf: Named = Field(description="The category (a picture) that lists the part.")
     ancestors: list[Named] = Field(description="The leaf's path: root to parent.")
     fit: PartFitOut = Field(description="Whether it fits its vehicle, as the caller sees it.")
+    shelf: ShelfOut | None = Field(description="The caller's shelf list row for the part; null when none carries it.")
 
 
 class WhereUsedVehicle(VehicleFacts):

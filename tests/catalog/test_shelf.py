@@ -180,9 +180,12 @@ def test_where_used_takes_an_own_code_or_an_aftermarket_number(client, dealer, d
     for typed in ("HF 42", "MANN-C-35154", SHARED_CODE):
         found = client.get(f"/api/parts/{typed}/where-used").get_json()
         assert (found["vehicleCount"], found["partCount"]) == (1, 1), typed
+        assert found["vehicles"][0]["parts"][0]["shelf"]["ownCode"] == "HF 42"
 
     _other, other_http = other_client
     assert other_http.get("/api/parts/HF42/where-used").get_json()["vehicleCount"] == 0
+    found = other_http.get(f"/api/parts/{SHARED_CODE}/where-used").get_json()
+    assert found["vehicles"][0]["parts"][0]["shelf"] is None
 
 
 def test_the_where_used_panel_of_a_row_stays_its_oem_code(client, dealer, drawing):

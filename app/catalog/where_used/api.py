@@ -22,4 +22,4 @@ def lookup(oem: str):
     number stands for on the caller's shelf list (his own code, an aftermarket number)."""
     code = where_used.parse_code(oem)
     limit = int_arg(request.args, "limit", where_used.DEFAULT_LIMIT, maximum=where_used.MAX_LIMIT)
-    return jsonify(where_used.find(current_user, code, limit, on_shelf=True))
+    return jsonify(where_used.find(current_user, code, limit, via_shelf=True))

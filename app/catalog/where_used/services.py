@@ -5,7 +5,7 @@ up exactly in `part.search_code` (a btree with the vehicle id beside it). Refere
 code and are left out. Only stored rows are read; a vehicle whose tree is not stored whole may hold more.
 
 The API also takes a number of the dealer's shelf list (his own code, an aftermarket number): the rows carrying the
-OEM codes its list rows stand for are listed beside those carrying the number itself (`find(on_shelf=True)`).
+OEM codes its list rows stand for are listed beside those carrying the number itself (`find(via_shelf=True)`).
 
 Access: a vehicle is listed when the caller could open it (`services.open_vehicle`: a vehicle without a brand, or one
 of a brand the caller's plan covers; admins every one). Vehicles of other brands are only counted
@@ -23,7 +23,7 @@ from flask_babel import gettext as _
 
 from app.accounts.models import User
 from app.billing.access import ensure_brand_access
-from app.catalog import names, store
+from app.catalog import names, on_shelf, store
 from app.catalog.fit import shapes as fit_shapes
 from app.catalog.models import Category, Part, PartFit
 from app.core.errors import ApiError
@@ -51,12 +51,12 @@ def parse_code(raw: str | None) -> str:
     return code
 
 
-def find(user: User, code: str, limit: int = DEFAULT_LIMIT, *, on_shelf: bool = False) -> dict[str, Any]:
+def find(user: User, code: str, limit: int = DEFAULT_LIMIT, *, via_shelf: bool = False) -> dict[str, Any]:
     """The vehicles `user` may open whose part rows carry `code` (a search key), each with those rows, their pictures
-    and the path to them: at most `limit` rows, with the full counts and the number of vehicles left out. `on_shelf`:
+    and the path to them: at most `limit` rows, with the full counts and the number of vehicles left out. `via_shelf`:
     also the rows carrying an OEM code `code` stands for on the user's shelf list (his own code, an aftermarket
     number), read in the same statements."""
-    statements = _ON_SHELF if on_shelf else _EXACT
+    statements = _VIA_SHELF if via_shelf else _EXACT
     # A code with no letter or digit (a part row written "-") is no code: it would match every other such row.
     counts = _rows(statements.counts, {"code": code, "user_id": user.id}).all() if code else []
     opened = {row.brand for row in counts if _may_open(user, row.brand)}
@@ -65,9 +65,12 @@ def find(user: User, code: str, limit: int = DEFAULT_LIMIT, *, on_shelf: bool = 
     rows = _page(statements, code, opened, user.id, every_brand=every_brand, limit=limit) if shown else []
     trails = store.ancestor_trails(sorted({row[_LEAF_AT] for row in rows}))
     vehicle_count, part_count = sum(row.vehicles for row in shown), sum(row.parts for row in shown)
+    vehicles = _vehicles(rows, trails)
+    listed = [part for vehicle in vehicles for part in vehicle["parts"]]
+    on_shelf.add_shelf(user.id, listed, shelf_lookup.list_in_use_of(rows[0] if rows else None))
     return {
         "searchCode": code,
-        "vehicles": _vehicles(rows, trails),
+        "vehicles": vehicles,
         "vehicleCount": vehicle_count,
         "partCount": part_count,
         "hiddenVehicleCount": sum(row.vehicles for row in counts) - vehicle_count,
@@ -121,6 +124,7 @@ def _vehicles(rows: list[sa.Row], trails: dict[int, list[dict[str, Any]]]) -> li
                 "leaf": leaf,
                 "ancestors": trails[leaf["id"]],
                 "fit": fit_shapes.part_fit_view(status, document, answered),
+                "shelf": None,  # the caller's list row, set for all rows at once
             }
         )
     return list(vehicles.values())
@@ -133,7 +137,7 @@ def _split(row: sa.Row) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]
     return (
         dict(zip(_PART_FIELDS, values[:_LEAF_AT], strict=True)),
         dict(zip(_LEAF_FIELDS, values[_LEAF_AT:_VEHICLE_AT], strict=True)),
-        dict(zip(_VEHICLE_FIELDS, values[_VEHICLE_AT:], strict=True)),
+        dict(zip(_VEHICLE_FIELDS, values[_VEHICLE_AT:_SHELF_AT], strict=True)),
     )
 
 
@@ -164,6 +168,7 @@ _VEHICLE_FIELDS = {
 _LEAF_AT = len(_PART_FIELDS)
 _VEHICLE_AT = _LEAF_AT + len(_LEAF_FIELDS)
 _BRAND_AT = _VEHICLE_AT + list(_VEHICLE_FIELDS).index("brandId")
+_SHELF_AT = _VEHICLE_AT + len(_VEHICLE_FIELDS)  # then the caller's shelf list in use (app.shelf.lookup)
 
 
 @dataclass(frozen=True)
@@ -188,7 +193,12 @@ def _statements(carries: sa.ColumnElement[bool]) -> _Statements:
         .group_by(_BRAND)
     )
     rows = (
-        sa.select(*_PART_FIELDS.values(), *_LEAF_FIELDS.values(), *_VEHICLE_FIELDS.values())
+        sa.select(
+            *_PART_FIELDS.values(),
+            *_LEAF_FIELDS.values(),
+            *_VEHICLE_FIELDS.values(),
+            *shelf_lookup.active_list_columns(),
+        )
         .join(Category, Category.id == Part.category_id)
         .join(Vehicle, Vehicle.id == Part.vehicle_id)
         .outerjoin(PartFit, store.FIT_JOIN)
@@ -202,6 +212,6 @@ def _statements(carries: sa.ColumnElement[bool]) -> _Statements:
 # Built once: each request only binds its values.
 _CODE = sa.bindparam("code")
 _EXACT = _statements(Part.search_code == _CODE)
-_ON_SHELF = _statements(
+_VIA_SHELF = _statements(
     sa.or_(Part.search_code == _CODE, shelf_lookup.stands_for(Part.search_code, _CODE, sa.bindparam("user_id")))
 )
