@@ -42,7 +42,8 @@ def add_shelf(user_id: uuid.UUID | None, parts: list[dict[str, Any]], in_use: lo
 
 def shelf_lines(parts: list[dict[str, Any]]) -> list[dict[str, Any] | None]:
     """What the parts table shows of each row's `shelf` (None for a row without), the texts looked up once for the
-    page: its summary, how it matched and its current number."""
+    page: its summary (stock, price, own code: pieces the table joins with " · "), how it matched and its current
+    number."""
     if not any(part.get("shelf") for part in parts):
         return [None] * len(parts)
     texts = _Texts.current()
@@ -84,7 +85,7 @@ class _Texts:
         matched = shelf["matched"]
         current = shelf["current"]
         return {
-            "summary": " · ".join(summary) or self.on_your_list,
+            "summary": summary or [self.on_your_list],
             "inStock": bool(shelf["stock"]),
             "matched": self.matched[matched["kind"]] % {"number": matched["number"]},
             "current": self._current(current) if current else None,
@@ -106,10 +107,11 @@ class _Texts:
 
 
 def price_text(price: Decimal, currency: str) -> str:
-    """1.250,50 ₺: two decimals, Turkish separators, the currency's symbol after (its code when it has none)."""
+    """1.250,50 ₺: two decimals, Turkish separators, the currency's symbol after (its code when it has none), held to
+    the number by a no-break space."""
     decimal, group = _separators()
     digits = f"{price:,.2f}".replace(",", "\0").replace(".", decimal).replace("\0", group)
-    return f"{digits} {_currency_symbol(currency)}"
+    return f"{digits}\N{NO-BREAK SPACE}{_currency_symbol(currency)}"
 
 
 def count_text(count: int) -> str:
