@@ -4,7 +4,9 @@ dashes, dots and case ignored), and the current number at the end of a replaceme
 `shelf_for` answers a whole page of numbers in one query (the list's numbers of those keys, with their rows, and the
 rows their replacements point at), then one query per further step of the replacement chains of every hit at once.
 The dealer's list in use is read once per request; the catalog reads it for free beside its rows
-(`active_list_columns`) and hands it over, so a dealer without a list costs the catalog no query at all.
+(`active_list_columns`) and hands it over, so a dealer without a list costs the catalog no query at all. A list's
+rows never change once it is in use, so the answers are kept in the process by the list and the numbers asked
+(`_HitsCache`): a page opened again costs no query either.
 """
 
 from __future__ import annotations
