@@ -37,6 +37,10 @@ class CatalogLinks:
     fit_answer_endpoint: str | None = None
     fit_clear_endpoint: str | None = None
     fitting_only_endpoint: str | None = None
+    # A parts row's "Add to quote" and the drawing's link to the vehicle's open quote (app.quotes.views); None on the
+    # demo, which has no dealer.
+    quote_add_endpoint: str | None = None
+    quote_open_endpoint: str | None = None
     values: Mapping[str, Any] = field(default_factory=dict)  # what every endpoint above takes (the vehicle's id)
     # URL patterns built once per links object: a parts table links a hundred rows, and url_for is the costly part.
     _patterns: dict[str, str] = field(default_factory=dict, init=False, repr=False, compare=False)
@@ -102,6 +106,16 @@ class CatalogLinks:
         """Where the "only what fits" switch is turned, the leaf shown again after it."""
         return self._optional(self.fitting_only_endpoint, category_id)
 
+    def quote_add(self, part_id: int) -> str | None:
+        """Where a parts row's "Add to quote" form posts, on a page that offers it."""
+        if self.quote_add_endpoint is None:
+            return None
+        return self._url(self.quote_add_endpoint, "part_id", part_id)
+
+    def quote_open(self) -> str | None:
+        """The vehicle's open quote, on a page that offers it."""
+        return None if self.quote_open_endpoint is None else url_for(self.quote_open_endpoint, **self.values)
+
     def _optional(self, endpoint: str | None, category_id: int) -> str | None:
         return None if endpoint is None else self._url(endpoint, "category_id", category_id)
 
@@ -139,5 +153,7 @@ def dealer_links(vehicle_id: int) -> CatalogLinks:
         fit_answer_endpoint="catalog_fit_views.answer",
         fit_clear_endpoint="catalog_fit_views.clear",
         fitting_only_endpoint="catalog_fit_views.fitting_only",
+        quote_add_endpoint="quotes_views.add_part",
+        quote_open_endpoint="quotes_views.vehicle_quote",
         values={"vehicle_id": vehicle_id},
     )

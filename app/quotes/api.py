@@ -1,0 +1,126 @@
+"""The dealer's quotes under /api/quotes: create, list, read, lines added, changed and deleted, the settings, the
+shared link made and revoked. Another dealer's quote or line is not found (404)."""
+
+from __future__ import annotations
+
+from flask import Blueprint, jsonify
+from flask_babel import gettext as _
+from flask_login import current_user
+
+from app.core.errors import ApiError
+from app.core.openapi import StatusTrue, documented
+from app.core.validation import is_id, json_body, optional_json_body
+from app.quotes import presenters, services
+from app.quotes.amounts import text
+from app.quotes.schemas import (
+    QuoteCreate,
+    QuoteLineCreate,
+    QuoteLineEdit,
+    QuoteLink,
+    QuoteList,
+    QuoteOut,
+    QuoteSettings,
+    QuoteSettingsIn,
+)
+
+bp = Blueprint("quotes_api", __name__, url_prefix="/api/quotes")
+
+EDITABLE = ("name", "quantity", "unitPrice")
+
+
+@bp.get("")
+@documented(QuoteList, summary="The dealer's latest quotes, newest first")
+def list_quotes():
+    return jsonify(quotes=[presenters.quote_view(quote, lines) for quote, lines in services.quotes_of(current_user.id)])
+
+
+@bp.post("")
+@documented(QuoteOut, status=201, body=QuoteCreate, errors=(404,), summary="A new draft quote")
+def create():
+    data = optional_json_body()
+    vehicle_id = data.get("vehicleId")
+    if vehicle_id is not None and not is_id(vehicle_id):
+        raise ApiError("invalid_field", _("%(field)s must be a record id.", field="vehicleId"), 400)
+    customer = text(data.get("customer"), _("Customer"), services.CUSTOMER_MAX_LENGTH)
+    quote = services.create_quote(current_user, vehicle_id, customer)
+    return _quote_answer(quote, 201)
+
+
+@bp.get("/<int:quote_id>")
+@documented(QuoteOut, errors=(404,), summary="A quote with its lines and totals")
+def get(quote_id: int):
+    return _quote_answer(services.quote_of(current_user.id, quote_id))
+
+
+@bp.post("/<int:quote_id>/lines")
+@documented(QuoteOut, status=201, body=QuoteLineCreate, errors=(404, 422), summary="A part or free line added")
+def add_line(quote_id: int):
+    quote = services.quote_of(current_user.id, quote_id)
+    data = json_body()
+    kind = data.get("kind", "part")
+    if kind == "free":
+        services.add_free_line(quote, data.get("name"), data.get("quantity"), data.get("unitPrice"))
+    elif kind == "part":
+        part_id = data.get("partId")
+        if not is_id(part_id):
+            raise ApiError("invalid_field", _("%(field)s must be a record id.", field="partId"), 400)
+        services.add_part_line(current_user, quote, part_id, data.get("quantity"), data.get("unitPrice"))
+    else:
+        raise ApiError("invalid_field", _("%(field)s must be part or free.", field="kind"), 400)
+    return _quote_answer(quote, 201)
+
+
+@bp.patch("/<int:quote_id>/lines/<int:line_id>")
+@documented(QuoteOut, body=QuoteLineEdit, errors=(404,), summary="A line's quantity, unit price or name changed")
+def edit_line(quote_id: int, line_id: int):
+    quote = services.quote_of(current_user.id, quote_id)
+    line = services.line_of(quote, line_id)
+    data = json_body()
+    services.edit_line(quote, line, {key: data[key] for key in EDITABLE if key in data})
+    return _quote_answer(quote)
+
+
+@bp.delete("/<int:quote_id>/lines/<int:line_id>")
+@documented(QuoteOut, errors=(404,), summary="A line deleted")
+def delete_line(quote_id: int, line_id: int):
+    quote = services.quote_of(current_user.id, quote_id)
+    services.delete_line(quote, services.line_of(quote, line_id))
+    return _quote_answer(quote)
+
+
+@bp.post("/<int:quote_id>/share")
+@documented(QuoteLink, errors=(404,), summary="A new read-only link for the customer (7 days; an earlier one stops)")
+def share(quote_id: int):
+    quote = services.quote_of(current_user.id, quote_id)
+    token = services.share(quote)
+    url = presenters.shared_url(token)
+    profile = services.profile_of(current_user.id)
+    whatsapp = presenters.whatsapp_url(services.shop_name(current_user, profile), quote, services.lines_of(quote), url)
+    return jsonify(url=url, whatsappUrl=whatsapp, expiresAt=quote.expires_at.isoformat())
+
+
+@bp.post("/<int:quote_id>/revoke")
+@documented(StatusTrue, errors=(404, 409), summary="The shared link stops working (410)")
+def revoke(quote_id: int):
+    services.revoke(services.quote_of(current_user.id, quote_id))
+    return jsonify(status=True)
+
+
+@bp.get("/settings")
+@documented(QuoteSettings, summary="The dealer's shop name, phone and KDV rate on his quotes")
+def settings():
+    return jsonify(_settings_view(services.profile_of(current_user.id)))
+
+
+@bp.put("/settings")
+@documented(QuoteSettings, body=QuoteSettingsIn, summary="The dealer's quote settings changed")
+def save_settings():
+    return jsonify(_settings_view(services.save_profile(current_user.id, json_body())))
+
+
+def _settings_view(profile) -> dict:
+    return {"shopName": profile.shop_name, "phone": profile.phone, "kdvRate": str(profile.kdv_rate)}
+
+
+def _quote_answer(quote, status: int = 200):
+    return jsonify(presenters.quote_view(quote, services.lines_of(quote))), status

@@ -1,0 +1,307 @@
+"""A dealer's quotes: the open quote of the vehicle in front of the clerk, its lines (catalog parts or free), totals
+with KDV, the shared read-only link and the dealer's quote settings.
+
+Every quote and line is read through its owner (`quote_of`, `line_of`): another dealer's id is "not found", never
+"forbidden", so ids say nothing of who has them. Amounts are Decimal, rounded half up to kuruş.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import uuid
+from dataclasses import dataclass
+from datetime import timedelta
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Any
+
+import sqlalchemy as sa
+from flask_babel import gettext as _
+
+from app.accounts.models import User
+from app.catalog import names
+from app.catalog import services as catalog
+from app.catalog.models import Part
+from app.core.db import utcnow
+from app.core.errors import ApiError
+from app.extensions import db
+from app.quotes import amounts
+from app.quotes.models import DEFAULT_KDV_RATE, Quote, QuoteLine, QuoteProfile
+from app.quotes.prices import shelf_price
+
+SHARE_DAYS = 7
+KURUS = Decimal("0.01")
+NAME_MAX_LENGTH = 300  # as QuoteLine.name
+CUSTOMER_MAX_LENGTH = 120
+SHOP_NAME_MAX_LENGTH = 120
+PHONE_MAX_LENGTH = 40
+LINES_MAX = 200  # a quote longer than this is no quote a customer reads
+LIST_MAX = 200
+
+
+# --- reading ------------------------------------------------------------------------------------------------------
+
+
+def quote_of(user_id: uuid.UUID, quote_id: int) -> Quote:
+    """The dealer's quote `quote_id`; another dealer's, or none, is not found."""
+    quote = db.session.get(Quote, quote_id)
+    if quote is None or quote.user_id != user_id:
+        raise ApiError("quote_not_found", _("No such quote was found."), 404)
+    return quote
+
+
+def line_of(quote: Quote, line_id: int) -> QuoteLine:
+    line = db.session.get(QuoteLine, line_id)
+    if line is None or line.quote_id != quote.id:
+        raise ApiError("quote_line_not_found", _("No such quote line was found."), 404)
+    return line
+
+
+def lines_of(quote: Quote) -> list[QuoteLine]:
+    return list(
+        db.session.scalars(
+            sa.select(QuoteLine).where(QuoteLine.quote_id == quote.id).order_by(QuoteLine.sort_order, QuoteLine.id)
+        )
+    )
+
+
+def quotes_of(user_id: uuid.UUID) -> list[tuple[Quote, list[QuoteLine]]]:
+    """The dealer's latest quotes, newest first, each with its lines (two queries)."""
+    quotes = list(
+        db.session.scalars(
+            sa.select(Quote).where(Quote.user_id == user_id).order_by(Quote.updated_at.desc(), Quote.id.desc())
+        ).fetchmany(LIST_MAX)
+    )
+    by_quote: dict[int, list[QuoteLine]] = {quote.id: [] for quote in quotes}
+    if quotes:
+        query = sa.select(QuoteLine).where(QuoteLine.quote_id.in_(by_quote)).order_by(QuoteLine.sort_order)
+        for line in db.session.scalars(query):
+            by_quote[line.quote_id].append(line)
+    return [(quote, by_quote[quote.id]) for quote in quotes]
+
+
+@dataclass(frozen=True)
+class Totals:
+    net: Decimal
+    kdv: Decimal
+    gross: Decimal
+    kdv_rate: Decimal
+    unpriced: int  # lines without a price yet: not in the totals
+
+
+def line_total(line: QuoteLine) -> Decimal | None:
+    if line.unit_price is None:
+        return None
+    return (Decimal(line.quantity) * Decimal(line.unit_price)).quantize(KURUS, ROUND_HALF_UP)
+
+
+def totals(quote: Quote, lines: list[QuoteLine]) -> Totals:
+    """Net (the lines' totals, each rounded), KDV at the quote's rate and gross, in kuruş."""
+    priced = [total for total in map(line_total, lines) if total is not None]
+    net = sum(priced, Decimal("0.00"))
+    rate = Decimal(quote.kdv_rate)
+    kdv = (net * rate / 100).quantize(KURUS, ROUND_HALF_UP)
+    return Totals(net=net, kdv=kdv, gross=net + kdv, kdv_rate=rate, unpriced=len(lines) - len(priced))
+
+
+def share_state(quote: Quote) -> str:
+    """none, active, revoked or expired: what the quote's link does now."""
+    if quote.share_token_hash is None:
+        return "none"
+    if quote.revoked_at is not None:
+        return "revoked"
+    if quote.expires_at is not None and quote.expires_at <= utcnow():
+        return "expired"
+    return "active"
+
+
+def profile_of(user_id: uuid.UUID) -> QuoteProfile:
+    """The dealer's quote settings (unsaved defaults when he has none)."""
+    return db.session.get(QuoteProfile, user_id) or QuoteProfile(user_id=user_id, kdv_rate=DEFAULT_KDV_RATE)
+
+
+def shop_name(user: User, profile: QuoteProfile) -> str:
+    return profile.shop_name or user.name or ""
+
+
+# --- writing ------------------------------------------------------------------------------------------------------
+
+
+def create_quote(user: User, vehicle_id: int | None = None, customer: str = "") -> Quote:
+    """A new draft, for a vehicle the dealer may open (its title and VIN kept) or for none."""
+    vehicle = catalog.open_vehicle(user, vehicle_id) if vehicle_id is not None else None
+    rate = profile_of(user.id).kdv_rate
+    quote = Quote(
+        user_id=user.id,
+        vehicle_id=vehicle.id if vehicle else None,
+        vin=vehicle.vin[:17] if vehicle and vehicle.vin else None,
+        vehicle_title=(vehicle.title if vehicle else "")[:200],
+        customer=customer or None,
+        status="draft",
+        kdv_rate=DEFAULT_KDV_RATE if rate is None else rate,
+    )
+    db.session.add(quote)
+    db.session.flush()
+    return quote
+
+
+def open_quote(user_id: uuid.UUID, vehicle_id: int) -> Quote | None:
+    """The dealer's open quote for the vehicle: its latest draft (a sent quote is the customer's now)."""
+    return db.session.scalar(
+        sa.select(Quote)
+        .where(Quote.user_id == user_id, Quote.vehicle_id == vehicle_id, Quote.status == "draft")
+        .order_by(Quote.id.desc())
+        .limit(1)
+    )
+
+
+def add_catalog_part(user: User, vehicle_id: int, part_id: int) -> tuple[Quote, QuoteLine]:
+    """The vehicle's part added to the vehicle's open quote (created on the first add); added again, its line's
+    quantity grows by the part row's quantity."""
+    vehicle = catalog.open_vehicle(user, vehicle_id)
+    part = catalog.part_with_code(vehicle, part_id)
+    quote = open_quote(user.id, vehicle.id) or create_quote(user, vehicle.id)
+    line = db.session.scalar(sa.select(QuoteLine).where(QuoteLine.quote_id == quote.id, QuoteLine.part_id == part.id))
+    if line is not None:
+        line.quantity = _checked_quantity(Decimal(line.quantity) + _part_quantity(part))
+        _touch(quote)
+        return quote, line
+    return quote, _add_part_line(user, quote, part, None, None)
+
+
+def add_part_line(user: User, quote: Quote, part_id: int, quantity: Any = None, unit_price: Any = None) -> QuoteLine:
+    """A part of the quote's vehicle as a new line; quantity and price default to the row's and the shelf's."""
+    if quote.vehicle_id is None:
+        raise ApiError("quote_has_no_vehicle", _("This quote has no vehicle: add free lines to it."), 422)
+    part = catalog.part_with_code(catalog.open_vehicle(user, quote.vehicle_id), part_id)
+    return _add_part_line(user, quote, part, quantity, unit_price)
+
+
+def _add_part_line(user: User, quote: Quote, part: Part, quantity: Any, unit_price: Any) -> QuoteLine:
+    given_quantity = amounts.quantity(quantity) if quantity is not None else None
+    price = amounts.price(unit_price) if unit_price is not None else shelf_price(user.id, part.oem_code)
+    shown = names.fields_of(part.name, part.name_lang, part.name_tr, part.name_tr_complete, english=False)["name"]
+    line = QuoteLine(
+        kind="part",
+        part_id=part.id,
+        category_id=part.category_id,
+        oem_code=part.oem_code[:60],
+        name=(shown or part.label or part.oem_code)[:NAME_MAX_LENGTH],
+        quantity=given_quantity if given_quantity is not None else _part_quantity(part),
+        unit_price=price,
+    )
+    return _append(quote, line)
+
+
+def add_free_line(quote: Quote, name: Any, quantity: Any = None, unit_price: Any = None) -> QuoteLine:
+    """Labour or any other item, named by the dealer."""
+    line = QuoteLine(
+        kind="free",
+        name=amounts.text(name, _("Name"), NAME_MAX_LENGTH, required=True),
+        quantity=amounts.quantity(quantity) if quantity is not None else Decimal(1),
+        unit_price=amounts.price(unit_price),
+    )
+    return _append(quote, line)
+
+
+def edit_line(quote: Quote, line: QuoteLine, changes: dict[str, Any]) -> QuoteLine:
+    """Change a line's quantity, unit price (None clears it) or name; the rest is left as it is."""
+    if "quantity" in changes:
+        line.quantity = amounts.quantity(changes["quantity"])
+    if "unitPrice" in changes:
+        line.unit_price = amounts.price(changes["unitPrice"])
+    if "name" in changes:
+        line.name = amounts.text(changes["name"], _("Name"), NAME_MAX_LENGTH, required=True)
+    _touch(quote)
+    return line
+
+
+def delete_line(quote: Quote, line: QuoteLine) -> None:
+    db.session.delete(line)
+    _touch(quote)
+
+
+def share(quote: Quote) -> str:
+    """A new link for the quote, valid SHARE_DAYS days (an earlier link stops working); the token is returned once and
+    only its SHA-256 kept."""
+    token = secrets.token_urlsafe(32)
+    now = utcnow()
+    quote.share_token_hash = token_hash(token)
+    quote.shared_at, quote.expires_at, quote.revoked_at = now, now + timedelta(days=SHARE_DAYS), None
+    quote.first_opened_at = None
+    quote.status = "sent"
+    _touch(quote)
+    return token
+
+
+def revoke(quote: Quote) -> None:
+    """The quote's link stops working (410); a new one can be made."""
+    if quote.share_token_hash is None:
+        raise ApiError("quote_not_shared", _("This quote has not been shared."), 409)
+    if quote.revoked_at is None:
+        quote.revoked_at = utcnow()
+        _touch(quote)
+
+
+def shared_quote(token: str, viewer_id: uuid.UUID | None = None) -> Quote:
+    """The quote a shared link names, by its token's hash; revoked or expired: 410. Its first opening by anyone but
+    its dealer is recorded (state "opened")."""
+    quote = db.session.scalar(sa.select(Quote).where(Quote.share_token_hash == token_hash(token)))
+    if quote is None:
+        raise ApiError("quote_link_not_found", _("This quote link is not valid."), 404)
+    if share_state(quote) != "active":
+        raise ApiError("quote_link_gone", _("This quote is no longer available. Ask the dealer for a new one."), 410)
+    if quote.first_opened_at is None and viewer_id != quote.user_id:
+        quote.first_opened_at = utcnow()
+        quote.status = "opened"
+    return quote
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def save_profile(user_id: uuid.UUID, data: dict[str, Any]) -> QuoteProfile:
+    """The dealer's shop name, phone and KDV rate (0-100 %), used by his next quotes."""
+    profile = db.session.get(QuoteProfile, user_id) or QuoteProfile(user_id=user_id)
+    profile.shop_name = amounts.text(data.get("shopName"), _("Shop name"), SHOP_NAME_MAX_LENGTH) or None
+    profile.phone = amounts.text(data.get("phone"), _("Phone"), PHONE_MAX_LENGTH) or None
+    profile.kdv_rate = amounts.kdv_rate(data.get("kdvRate"))
+    db.session.add(profile)
+    db.session.flush()
+    return profile
+
+
+def set_quote_rate(quote: Quote, rate: Any) -> None:
+    quote.kdv_rate = amounts.kdv_rate(rate)
+    _touch(quote)
+
+
+def _part_quantity(part: Part) -> Decimal:
+    return Decimal(part.quantity) if part.quantity and part.quantity > 0 else Decimal(1)
+
+
+def _checked_quantity(value: Decimal) -> Decimal:
+    return amounts.quantity(str(value))
+
+
+def _append(quote: Quote, line: QuoteLine) -> QuoteLine:
+    count, last = db.session.execute(
+        sa.select(sa.func.count(), sa.func.max(QuoteLine.sort_order)).where(QuoteLine.quote_id == quote.id)
+    ).one()
+    if count >= LINES_MAX:
+        raise ApiError("quote_full", _("A quote can have at most %(num)d lines.", num=LINES_MAX), 422)
+    line.quote_id = quote.id
+    line.sort_order = (last or 0) + 1
+    db.session.add(line)
+    db.session.flush()
+    _touch(quote)
+    return line
+
+
+def _touch(quote: Quote) -> None:
+    quote.updated_at = utcnow()
+
+
+def owner_of(quote: Quote) -> User:
+    return db.session.get(User, quote.user_id)

@@ -1,0 +1,252 @@
+"""The quote pages: the dealer's quotes (/teklifler), one quote with its lines edited in place (HTMX swaps the lines
+component, `#quote-lines`; without JavaScript each form answers 303 back to the page), its share panel (the link is
+shown once, when made: only its hash is kept), print and CSV, the settings; the "Teklife ekle" buttons of the catalog
+(a small "Eklendi (3)" fragment for HTMX, else 303 back); and the customer's read-only page /teklif/<token>, no
+account (/t/ is taken by the mails' tracked links).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import quote as percent_encoded
+from urllib.parse import urlsplit
+
+from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_login import current_user
+
+from app.core.db import writes_data
+from app.core.errors import ApiError
+from app.core.htmx import vary_on_htmx, wants_fragment
+from app.core.security import public
+from app.quotes import presenters, services
+from app.quotes.models import Quote
+
+bp = Blueprint("quotes_views", __name__)
+
+PAGE_HELPERS = {
+    "money": presenters.money,
+    "number": presenters.number,
+    "share_state": services.share_state,
+    "line_total": services.line_total,
+}
+
+
+# --- the dealer's quotes ------------------------------------------------------------------------------------------
+
+
+@bp.get("/teklifler")
+def index() -> str:
+    """The dealer's quotes with their state and totals."""
+    rows = [(quote, services.totals(quote, lines), len(lines)) for quote, lines in services.quotes_of(current_user.id)]
+    return render_template("quotes/list.html", rows=rows, **PAGE_HELPERS)
+
+
+@bp.get("/teklifler/<int:quote_id>")
+def quote_page(quote_id: int) -> str:
+    return _page(services.quote_of(current_user.id, quote_id))
+
+
+@bp.post("/teklifler/<int:quote_id>/lines")
+def add_free_line(quote_id: int) -> Response:
+    """A free line (labour, other items) from the form under the lines."""
+    form = request.form
+    return _changed(
+        quote_id,
+        lambda quote: services.add_free_line(
+            quote, form.get("name"), form.get("quantity") or None, form.get("unit_price")
+        ),
+    )
+
+
+@bp.post("/teklifler/<int:quote_id>/lines/<int:line_id>")
+def edit_line(quote_id: int, line_id: int) -> Response:
+    changes = {"quantity": request.form.get("quantity"), "unitPrice": request.form.get("unit_price")}
+    if "name" in request.form:
+        changes["name"] = request.form["name"]
+    return _changed(quote_id, lambda quote: services.edit_line(quote, services.line_of(quote, line_id), changes))
+
+
+@bp.post("/teklifler/<int:quote_id>/lines/<int:line_id>/delete")
+def delete_line(quote_id: int, line_id: int) -> Response:
+    return _changed(quote_id, lambda quote: services.delete_line(quote, services.line_of(quote, line_id)))
+
+
+@bp.post("/teklifler/<int:quote_id>/share")
+def share(quote_id: int) -> Response:
+    """A new link: the share panel shows it (and the WhatsApp button) this once; a page without HTMX is the quote's
+    page itself, answered to the POST, since the link cannot be shown again after a redirect."""
+    quote = services.quote_of(current_user.id, quote_id)
+    link = presenters.shared_url(services.share(quote))
+    if wants_fragment():
+        return vary_on_htmx(Response(render_template("quotes/_share.html", **_share_context(quote, link))))
+    return vary_on_htmx(Response(_page(quote, link=link)))
+
+
+@bp.post("/teklifler/<int:quote_id>/revoke")
+def revoke(quote_id: int) -> Response:
+    quote = services.quote_of(current_user.id, quote_id)
+    services.revoke(quote)
+    if wants_fragment():
+        return vary_on_htmx(Response(render_template("quotes/_share.html", **_share_context(quote))))
+    flash(_("The link no longer works."), "success")
+    return redirect(url_for(".quote_page", quote_id=quote.id), code=303)
+
+
+@bp.get("/teklifler/<int:quote_id>/print")
+def print_view(quote_id: int) -> str:
+    """The quote on an A4 page (its own print CSS), to print or save as PDF."""
+    quote = services.quote_of(current_user.id, quote_id)
+    return render_template("quotes/document.html", printing=True, **_document_context(quote))
+
+
+@bp.get("/teklifler/<int:quote_id>/teklif.csv")
+def csv_export(quote_id: int) -> Response:
+    quote = services.quote_of(current_user.id, quote_id)
+    data, name, ascii_name = presenters.csv_file(quote, services.lines_of(quote))
+    response = Response(data, content_type="text/csv; charset=utf-8")
+    response.headers.set("Content-Disposition", "attachment", filename=ascii_name, **{"filename*": _utf8(name)})
+    return response
+
+
+@bp.route("/teklifler/ayarlar", methods=["GET", "POST"])
+def settings() -> Any:
+    """The shop name and phone the customer sees, and the KDV rate of the next quotes."""
+    profile = services.profile_of(current_user.id)
+    if request.method == "GET":
+        return render_template("quotes/settings.html", profile=profile, form=None, error=None)
+    form = request.form
+    data = {"shopName": form.get("shop_name"), "phone": form.get("phone"), "kdvRate": form.get("kdv_rate")}
+    try:
+        services.save_profile(current_user.id, data)
+    except ApiError as error:
+        return render_template("quotes/settings.html", profile=profile, form=form, error=error.message), error.status
+    flash(_("Your quote settings are saved."), "success")
+    return redirect(url_for(".settings"), code=303)
+
+
+# --- from the catalog ---------------------------------------------------------------------------------------------
+
+
+@bp.post("/teklifler/vehicles/<int:vehicle_id>/parts/<int:part_id>")
+def add_part(vehicle_id: int, part_id: int) -> Response:
+    """A parts row's "Teklife ekle": the part goes to the vehicle's open quote (made on the first add)."""
+    back = _back_to(request.referrer, url_for("catalog_views.vehicle_page", vehicle_id=vehicle_id))
+    try:
+        quote, _line = services.add_catalog_part(current_user, vehicle_id, part_id)
+    except ApiError as error:
+        if wants_fragment():
+            html = render_template("quotes/_added.html", vehicle_id=vehicle_id, part_id=part_id, error=error.message)
+            return vary_on_htmx(Response(html, status=200))  # htmx swaps no error status
+        flash(error.message, "error")
+        return redirect(back, code=303)
+    count = len(services.lines_of(quote))
+    if wants_fragment():
+        html = render_template("quotes/_added.html", vehicle_id=vehicle_id, part_id=part_id, quote=quote, count=count)
+        return vary_on_htmx(Response(html))
+    flash(_("Added to the quote (%(num)d lines).", num=count), "success")
+    return redirect(back, code=303)
+
+
+@bp.get("/teklifler/vehicles/<int:vehicle_id>")
+def vehicle_quote(vehicle_id: int) -> Response:
+    """A drawing's "Teklif" link: the vehicle's open quote, else the list of quotes."""
+    quote = services.open_quote(current_user.id, vehicle_id)
+    if quote is None:
+        flash(_("This vehicle has no open quote yet: add parts to it with “Add to quote”."), "info")
+        return redirect(url_for(".index"), code=303)
+    return redirect(url_for(".quote_page", quote_id=quote.id), code=303)
+
+
+# --- the customer's page ------------------------------------------------------------------------------------------
+
+
+@bp.get("/teklif/<token>")
+@public
+@writes_data
+def shared(token: str) -> Any:
+    """The shared quote, read-only, for whoever has the link; revoked or expired: a 410 page."""
+    try:
+        quote = services.shared_quote(token[:100], current_user.id if current_user.is_authenticated else None)
+    except ApiError as error:
+        return render_template("quotes/gone.html", message=error.message, status=error.status), error.status
+    response = Response(
+        render_template("quotes/document.html", printing=False, shared=True, **_document_context(quote))
+    )
+    response.headers["Referrer-Policy"] = "no-referrer"  # the token stays out of any link followed from the page
+    response.headers["X-Robots-Tag"] = "noindex"
+    return response
+
+
+# --- answers ------------------------------------------------------------------------------------------------------
+
+
+def _page(quote: Quote, link: str | None = None, error: str | None = None, status: int = 200) -> Any:
+    lines = services.lines_of(quote)
+    context = {**_lines_context(quote, lines, error), **_share_context(quote, link, lines)}
+    return render_template("quotes/quote.html", **context), status
+
+
+def _changed(quote_id: int, change: Any) -> Response:
+    """A change of the lines: HTMX gets the lines component again (with the refusal beside the form), a page 303
+    back to the quote (a refusal: the page with the message and its 4xx)."""
+    quote = services.quote_of(current_user.id, quote_id)
+    try:
+        change(quote)
+    except ApiError as error:
+        if error.status == 404:
+            raise
+        if wants_fragment():
+            html = render_template(
+                "quotes/_lines.html", **_lines_context(quote, services.lines_of(quote), error.message)
+            )
+            return vary_on_htmx(Response(html, headers={"X-Quote-Refused": error.code}))
+        html, _status = _page(quote, error=error.message)
+        return vary_on_htmx(Response(html, status=error.status))
+    if wants_fragment():
+        html = render_template("quotes/_lines.html", **_lines_context(quote, services.lines_of(quote)))
+        return vary_on_htmx(Response(html))
+    return redirect(url_for(".quote_page", quote_id=quote.id), code=303)
+
+
+def _lines_context(quote: Quote, lines: list, error: str | None = None) -> dict[str, Any]:
+    totals = services.totals(quote, lines)
+    return {"quote": quote, "lines": lines, "totals": totals, "error": error, **PAGE_HELPERS}
+
+
+def _share_context(quote: Quote, link: str | None = None, lines: list | None = None) -> dict[str, Any]:
+    whatsapp = None
+    if link:
+        profile = services.profile_of(current_user.id)
+        shop = services.shop_name(current_user, profile)
+        whatsapp = presenters.whatsapp_url(shop, quote, lines if lines is not None else services.lines_of(quote), link)
+    return {"quote": quote, "link": link, "whatsapp": whatsapp, **PAGE_HELPERS}
+
+
+def _document_context(quote: Quote) -> dict[str, Any]:
+    """What the customer's page and the print page show: the shop, the vehicle, the lines, the totals, pictures."""
+    lines = services.lines_of(quote)
+    profile = services.profile_of(quote.user_id)
+    owner = services.owner_of(quote)
+    return {
+        "quote": quote,
+        "lines": lines,
+        "totals": services.totals(quote, lines),
+        "shop": services.shop_name(owner, profile),
+        "phone": profile.phone,
+        "thumbnails": presenters.thumbnails(lines),
+        **PAGE_HELPERS,
+    }
+
+
+def _back_to(referrer: str | None, default: str) -> str:
+    """The page the button was on, when it is this site's (a path), else `default`."""
+    if referrer:
+        parts = urlsplit(referrer)
+        if parts.netloc == request.host and parts.path.startswith("/"):
+            return parts.path + (f"?{parts.query}" if parts.query else "")
+    return default
+
+
+def _utf8(name: str) -> str:
+    return f"UTF-8''{percent_encoded(name, safe='!#$&+-.^_`|~')}"
