@@ -14,7 +14,7 @@ from typing import Any, cast
 from flask_babel import gettext as _
 
 from app.core.errors import ApiError
-from app.core.validation import UNSTORABLE
+from app.core.validation import UNSTORABLE, text_field
 
 KURUS = Decimal("0.01")
 PRICE_MAX = Decimal(1_000_000_000)  # a unit price above a billion lira is a typing error
@@ -41,21 +41,11 @@ def kdv_rate(value: Any) -> Decimal:
 
 
 def text(value: Any, label: str, max_length: int, *, required: bool = False) -> str:
-    """A stripped text field; a name's HTML is kept as text (templates escape it)."""
-    if value is None or (isinstance(value, str) and not value.strip()):
-        if required:
-            raise ApiError("missing_field", _("%(field)s is required.", field=label), 400)
-        return ""
-    if not isinstance(value, str):
-        raise ApiError("invalid_field", _("%(field)s must be text.", field=label), 400)
-    if UNSTORABLE.search(value):
+    """A text field with its blanks collapsed (app.core.validation.text_field's checks, and no characters a database
+    cannot keep); a name's HTML is kept as text (templates escape it)."""
+    if isinstance(value, str) and UNSTORABLE.search(value):
         raise ApiError("invalid_characters", _("%(field)s contains characters that are not allowed.", field=label), 400)
-    value = " ".join(value.split())
-    if len(value) > max_length:
-        raise ApiError(
-            "field_too_long", _("%(field)s can be at most %(max)d characters.", field=label, max=max_length), 400
-        )
-    return value
+    return " ".join(text_field({"value": value}, "value", label, max_length=max_length, required=required).split())
 
 
 def _amount(value: Any, label: str, maximum: Decimal, *, allow_zero: bool, optional: bool) -> Decimal | None:
