@@ -55,8 +55,8 @@ def get(quote_id: int):
 @bp.post("/<int:quote_id>/lines")
 @documented(QuoteOut, status=201, body=QuoteLineCreate, errors=(404, 422), summary="A part or free line added")
 def add_line(quote_id: int):
+    data = json_body()  # a body that cannot be read is refused whatever the quote
     quote = services.quote_of(current_user.id, quote_id)
-    data = json_body()
     kind = data.get("kind", "part")
     if kind == "free":
         services.add_free_line(quote, data.get("name"), data.get("quantity"), data.get("unitPrice"))
@@ -73,9 +73,9 @@ def add_line(quote_id: int):
 @bp.patch("/<int:quote_id>/lines/<int:line_id>")
 @documented(QuoteOut, body=QuoteLineEdit, errors=(404,), summary="A line's quantity, unit price or name changed")
 def edit_line(quote_id: int, line_id: int):
+    data = json_body()  # a body that cannot be read is refused whatever the quote
     quote = services.quote_of(current_user.id, quote_id)
     line = services.line_of(quote, line_id)
-    data = json_body()
     services.edit_line(quote, line, {key: data[key] for key in EDITABLE if key in data})
     return _quote_answer(quote)
 

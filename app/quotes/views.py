@@ -114,13 +114,15 @@ def settings() -> Any:
     """The shop name and phone the customer sees, and the KDV rate of the next quotes."""
     profile = services.profile_of(current_user.id)
     if request.method == "GET":
-        return render_template("quotes/settings.html", profile=profile, form=None, error=None)
+        return render_template("quotes/settings.html", profile=profile, form=None, error=None, **PAGE_HELPERS)
     form = request.form
     data = {"shopName": form.get("shop_name"), "phone": form.get("phone"), "kdvRate": form.get("kdv_rate")}
     try:
         services.save_profile(current_user.id, data)
     except ApiError as error:
-        return render_template("quotes/settings.html", profile=profile, form=form, error=error.message), error.status
+        return render_template(
+            "quotes/settings.html", profile=profile, form=form, error=error.message, **PAGE_HELPERS
+        ), error.status
     flash(_("Your quote settings are saved."), "success")
     return redirect(url_for(".settings"), code=303)
 

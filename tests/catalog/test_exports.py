@@ -261,7 +261,7 @@ def test_a_leaf_links_its_csv_and_print_page_and_a_group_does_not(client, bmw, u
     main = main_area(page(client, f"/vehicles/{bmw}/categories/{leaf_id}"))
     group = main_area(page(client, f"/vehicles/{bmw}/categories/{parent_id}"))
 
-    csv_link, print_link = elements(main, "a.leaf-action")
+    csv_link, print_link = elements(main, "a.leaf-action:not(.leaf-quote)")
     assert (csv_link["href"], csv_link.get_text(strip=True)) == (csv_url(bmw, leaf_id), "CSV olarak indir")
     assert csv_link.has_attr("download")
     assert (print_link["href"], print_link.get_text(strip=True)) == (print_url(bmw, leaf_id), "Yazdır")

@@ -173,6 +173,9 @@ NO_BODY = {
     ("/api/vehicles/1/fit/answers/aircon", "DELETE"),
     ("/api/vehicles/1/parts/1/copy", "POST"),
     ("/api/vehicles/history/1", "DELETE"),
+    ("/api/quotes/1/lines/1", "DELETE"),
+    ("/api/quotes/1/revoke", "POST"),
+    ("/api/quotes/1/share", "POST"),
 }
 
 

@@ -8,6 +8,7 @@ audits; the list of pages is checked against the app's routes, so a new page can
 
 from __future__ import annotations
 
+import io
 import re
 import uuid
 from collections.abc import Iterator
@@ -88,6 +89,7 @@ VISITS = (
     Visit("VIN preview", "visitor", "/vin/preview?vin={golf_vin}", ready="#vin-preview"),
     Visit("phone's pairing page", "visitor", "/vin/pair/{pairing_token}", ready="form[data-pair-send]"),
     Visit("API documentation", "visitor", "/api/docs", ready=".swagger-ui .opblock"),
+    Visit("a shared quote", "visitor", "/teklif/{quote_token}", ready="table"),
     Visit("missing page", "visitor", "/bu-sayfa-yok", status=404),
     # A dealer.
     Visit("welcome", "dealer", "/welcome"),
@@ -112,6 +114,13 @@ VISITS = (
         "/browse/scrape/{scrape_brand}?{scrape_query}",
         ready=".browse-cars tbody tr",
     ),  # fmt: skip
+    Visit("shelf list", "dealer", "/raf", ready="main form"),
+    Visit("shelf import: columns", "dealer", "/raf/aktarim/{shelf_import}", ready="main form select"),
+    Visit("shelf import, without JS", "dealer", "/raf/aktarim/{shelf_import}/ilerleme"),
+    Visit("quotes", "dealer", "/teklifler", ready="main table tbody tr"),
+    Visit("a quote", "dealer", "/teklifler/{quote}", ready="main form"),
+    Visit("printed quote", "dealer", "/teklifler/{quote}/print", ready="table"),
+    Visit("quote settings", "dealer", "/teklifler/ayarlar", ready="main form input"),
     Visit("account", "dealer", "/account", ready="form"),
     Visit("referrals", "dealer", "/account/referrals", ready="#share-url"),
     Visit("subscription", "dealer", "/subscription"),
@@ -141,6 +150,8 @@ NOT_PAGES = {
     "catalog_views.children": "a tree branch for HTMX; without HTMX it redirects to the category's page (audited)",
     "catalog_progress.progress": "the catalog bar's poll for HTMX; without HTMX it redirects to the vehicle page",
     "catalog_exports.parts_csv": "the parts list as CSV",
+    "quotes_views.csv_export": "a quote as CSV",
+    "quotes_views.vehicle_quote": "a drawing's quote link: redirects to the vehicle's open quote (audited) or the list",
     "catalog_views.reference": "a reference row followed: redirects to the picture it names (or to its search)",
     "payments_pages.receipt": "redirects to the payment provider's receipt",
     "vehicles_pairing_views.poll": "the counter PC's pairing poll for HTMX (else: the VIN page or a one-line panel)",
@@ -257,6 +268,7 @@ def site(app, base_config, _upstream_sandboxes, tmp_path_factory, browser) -> It
             try:
                 built = Site(server.url, audited, cookies, values)
                 walk_a_dealer_s_day(browser, built)
+                seed_counter_pages(built)
                 yield built
             finally:
                 server.stop()
@@ -298,6 +310,27 @@ def seed_pages(app: Flask, dealer, admin_email: str) -> tuple[dict[str, Any], di
     signed = {role: sign(row.id) for role, row in cookies.items()}
     db.session.remove()
     return values, signed
+
+
+def seed_counter_pages(site: Site) -> None:
+    """The dealer's shelf list uploaded (waiting for its columns) and a quote for the Golf with a part and a free
+    line, shared: through the API, as a script or the pages would."""
+    client = site.app.test_client()
+    client.set_cookie(COOKIE_NAME, site.cookies["dealer"])
+    values = site.values
+    csv = "OEM No;Stok Kodu;Ürün Adı;Fiyat;Stok\n1K0 129 620 D;RAF-1;Hava filtresi;1.250,50;3\n".encode("cp1254")
+    upload = client.post("/api/shelf/imports", data={"file": (io.BytesIO(csv), "liste.csv")}, headers=SITE)
+    assert upload.status_code == 201, upload.get_data(as_text=True)
+    values["shelf_import"] = upload.get_json()["id"]
+    quote = client.post("/api/quotes", json={"vehicleId": values["golf"], "customer": "Ahmet Usta"}, headers=SITE)
+    assert quote.status_code == 201, quote.get_data(as_text=True)
+    values["quote"] = quote_id = quote.get_json()["id"]
+    for line in ({"kind": "part", "partId": values["part"]}, {"kind": "free", "name": "İşçilik", "unitPrice": "450"}):
+        added = client.post(f"/api/quotes/{quote_id}/lines", json=line, headers=SITE)
+        assert added.status_code == 201, added.get_data(as_text=True)
+    shared = client.post(f"/api/quotes/{quote_id}/share", headers=SITE)
+    assert shared.status_code == 200, shared.get_data(as_text=True)
+    values["quote_token"] = shared.get_json()["url"].rstrip("/").rpartition("/")[2]
 
 
 def walk_a_dealer_s_day(browser, site: Site) -> None:

@@ -213,6 +213,8 @@ def test_the_list_shows_each_quote_s_state(client, bmw, leaf):
 
 
 def test_the_settings_refuse_a_bad_rate(client, dealer):
-    html = client.get("/teklifler/ayarlar").get_data(as_text=True)
+    shown = client.get("/teklifler/ayarlar")
+    html = shown.get_data(as_text=True)
+    assert shown.status_code == 200 and the(html, "input#kdv_rate")["value"] == "20"
     refused = client.post("/teklifler/ayarlar", data={"csrf_token": csrf_token_from(html), "kdv_rate": "150"})
     assert refused.status_code == 400 and "arasında olmalı" in refused.get_data(as_text=True)
