@@ -177,8 +177,7 @@ def _detail_category_view(category: Category, fits: list[dict[str, Any]]) -> dic
     view = category_view(category)
     if category.is_leaf and fits:  # also a leaf fetched just now, read before its counts were stored
         counted = fit_services.leaf_counts(part_fit["status"] for part_fit in fits)
-        yes, no, maybe = counted["fit_yes"], counted["fit_no"], counted["fit_maybe"]
-        view["fit"] = {"status": fit_shapes.leaf_status(yes, no, maybe), "yes": yes, "no": no, "maybe": maybe}
+        view["fit"] = fit_shapes.counts_view(counted["fit_yes"], counted["fit_no"], counted["fit_maybe"])
     return view
 
 

@@ -95,6 +95,11 @@ def leaf_fit_view(category: Any, moved: Mapping[str, int] | None = None) -> dict
     moved = moved or {}
     yes, no = category.fit_yes + moved.get(YES, 0), category.fit_no + moved.get(NO, 0)
     maybe = max(category.fit_maybe - moved.get(YES, 0) - moved.get(NO, 0), 0)
+    return counts_view(yes, no, maybe)
+
+
+def counts_view(yes: int, no: int, maybe: int) -> dict[str, Any]:
+    """A leaf's `fit` from its rows' counts."""
     return {"status": leaf_status(yes, no, maybe), "yes": yes, "no": no, "maybe": maybe}
 
 
