@@ -48,3 +48,20 @@ document.addEventListener("click", async (event) => {
     setTimeout(() => { button.textContent = label; }, 1500);
   }
 });
+
+// Once HTMX is told to open another page (HX-Redirect), the page being left asks nothing more: a poll answered while
+// the next page loads would start the same navigation again and abort the first. A page restored from the back-forward
+// cache asks again.
+let leavingPage = false;
+document.addEventListener("htmx:beforeRequest", (event) => {
+  if (leavingPage) event.preventDefault();
+});
+document.addEventListener("htmx:beforeOnLoad", (event) => {
+  const xhr = event.detail.xhr;
+  if (!xhr || !xhr.getResponseHeader("HX-Redirect")) return;
+  if (leavingPage) event.preventDefault();
+  leavingPage = true;
+});
+window.addEventListener("pageshow", (event) => {
+  if (event.persisted) leavingPage = false;
+});
