@@ -183,7 +183,7 @@ def bench_config(database_url: str, redis_url: str, upstreams: Upstreams) -> dic
         # The bench's server runs a thread per request and its clients eight at once: give each a pooled connection,
         # as gunicorn's four threads per process have with the default pool of five. With the default, three
         # connections were opened and closed on every round of requests (PostgreSQL forks a backend for each).
-        "SQLALCHEMY_ENGINE_OPTIONS": {"pool_size": 10},
+        "SQLALCHEMY_ENGINE_OPTIONS": {"pool_size": 10},  # beside the app's own (app.create_app merges them)
         **upstreams.settings,
     }
 

@@ -132,8 +132,17 @@ def impersonation_banner() -> dict[str, Any]:
     return {"impersonation": {"name": user.name, "email": user.email, "expires_at": session.expires_at}}
 
 
+def site_account() -> dict[str, str] | None:
+    """The signed-in dealer as the site's header shows them (its cache key: templates/core/_site_header.html), None
+    when signed out."""
+    if not current_user.is_authenticated:
+        return None
+    return {"name": current_user.name, "email": current_user.email}
+
+
 def init_auth(app: Flask) -> None:
     login_manager.init_app(app)
     app.context_processor(impersonation_banner)
+    app.jinja_env.globals["site_account"] = site_account
     app.before_request(cookie_api_csrf_check)
     app.before_request(guard)

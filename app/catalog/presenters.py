@@ -47,7 +47,6 @@ def category_main(
     fitting_only = bool((detail.get("fit") or {}).get("fittingOnly"))
     fitting, not_fitting, hidden = fit_presenters.split_rows(detail["parts"], fitting_only, selected_part)
     rows, anchors = _part_rows([*fitting, *not_fitting])
-    fitting, not_fitting = rows[: len(fitting)], rows[len(fitting) :]
     selected = next((row for row in rows if row["id"] == selected_part), None)
     return {
         "kind": "category",
@@ -101,25 +100,31 @@ def search_main(vehicle: Vehicle, raw_query: str, user: User | None = None) -> d
     return {**main, **found, "categories": categories, "parts": parts}
 
 
-def _part_rows(parts: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], dict[str, str]]:
-    """Part rows, the first row of each position carrying that position's anchor (what a hotspot links to)."""
+def _part_rows(rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], dict[str, str]]:
+    """The table's rows (fit_presenters.with_fit's copies, filled in here), the first row of each position carrying
+    that position's anchor (what a hotspot links to), each with its copy button's name and its shelf line."""
     anchors: dict[str, str] = {}
-    rows = []
-    for part, shelf_line in zip(_with_copy_labels(parts), on_shelf.shelf_lines(parts), strict=True):
-        position = part["position"]
+    label = _copy_label_pattern()
+    for row, shelf_line in zip(rows, on_shelf.shelf_lines(rows), strict=True):
+        position = row["position"]
         anchor = None
         if position and position not in anchors:
             anchor = anchors[position] = f"pos-{len(anchors) + 1}"
-        rows.append({**part, "anchor": anchor, "shelfLine": shelf_line})
+        row.update(anchor=anchor, shelfLine=shelf_line, copyLabel=label % {"code": row["oemCode"]})
     return rows, anchors
 
 
 def _with_copy_labels(parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Each part row (a copy) with the name of its copy button, from one translation for the whole table: looking it
-    up again for each of a hundred rows was a tenth of the page's rendering. The name begins with the button's text, so
-    whoever works the page by voice can say what they see (WCAG 2.5.3, label in name)."""
-    pattern = _("%(action)s: OEM code %(code)s", action=_("Copy"), code="%(code)s")
-    return [{**part, "copyLabel": pattern % {"code": part["oemCode"]}} for part in parts]
+    """Each part row (a copy) with the name of its copy button."""
+    label = _copy_label_pattern()
+    return [{**part, "copyLabel": label % {"code": part["oemCode"]}} for part in parts]
+
+
+def _copy_label_pattern() -> str:
+    """The copy button's name, from one translation for the whole table: looking it up again for each of a hundred
+    rows was a tenth of the page's rendering. The name begins with the button's text, so whoever works the page by
+    voice can say what they see (WCAG 2.5.3, label in name)."""
+    return _("%(action)s: OEM code %(code)s", action=_("Copy"), code="%(code)s")
 
 
 # --- the tree -----------------------------------------------------------------------------------------------------

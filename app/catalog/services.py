@@ -60,7 +60,7 @@ def tree(vehicle: Vehicle, user: User | None = None) -> dict[str, Any]:
 
 def prefetch_progress(vehicle: Vehicle) -> dict[str, Any]:
     """How far the background walk of the tree has got (the page shows it while it runs)."""
-    state = store.walk_state(vehicle.id)
+    state = store.walk_state_of(vehicle)
     known = state["groups"] + state["leaves"]
     stored = state["groupsDrilled"] + state["leavesFetched"]
     return {**state, "percent": int(stored * 100 / known) if known else 0, "done": store.is_complete(state)}

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import sqlalchemy as sa
+from flask import current_app, g, has_request_context
 
 from app.catalog import names
 from app.catalog.fit import services as fit
@@ -21,7 +22,7 @@ from app.extensions import db
 from app.shelf import lookup as shelf_lookup
 from app.translation import Translator
 from app.translation import services as translation
-from app.vehicles.models import CatalogVehicle
+from app.vehicles.models import CatalogVehicle, Vehicle
 
 
 def save_nodes(vehicle_id: int, source: str, parent_id: int | None, nodes: Sequence[Node]) -> None:
@@ -165,20 +166,42 @@ def walk_state(vehicle_id: int) -> dict[str, int]:
     return {"groups": row[0], "groupsDrilled": row[1], "leaves": row[2], "leavesFetched": row[3]}
 
 
+def walk_state_of(vehicle: Vehicle) -> dict[str, int]:
+    """The vehicle's walk state; a whole tree's is read once per process. A stored tree only grows, until whole: no
+    code takes a category away but the vehicle's deletion, so a whole tree's state never changes. Keyed with the
+    vehicle's creation time, since SQLite may give a deleted vehicle's id to a new one."""
+    whole: dict[tuple[int, Any], dict[str, int]] = current_app.extensions.setdefault(WHOLE_TREES, {})
+    key = (vehicle.id, vehicle.created_at)
+    state = whole.get(key)
+    if state is None:
+        state = walk_state(vehicle.id)
+        if is_complete(state):
+            if len(whole) >= WHOLE_TREES_KEPT:
+                whole.clear()
+            whole[key] = state
+    return dict(state)
+
+
 def is_complete(state: dict[str, int]) -> bool:
     """Whether a walk state is the whole tree: some categories, every group drilled, every leaf's parts fetched."""
     known = state["groups"] + state["leaves"]
     return known > 0 and state["groupsDrilled"] + state["leavesFetched"] == known
 
 
-def tree_complete(vehicle_id: int) -> bool:
-    return is_complete(walk_state(vehicle_id))
+def tree_complete(vehicle: Vehicle) -> bool:
+    return is_complete(walk_state_of(vehicle))
 
 
 def category(category_id: int) -> sa.Row | None:
     """The category as a plain row with every column (only read: a request's category, which nothing writes through
-    and nothing reads again after a commit, unlike the walk's objects)."""
-    return _rows(_CATEGORY, {"category_id": category_id}).first()
+    and nothing reads again after a commit, unlike the walk's objects). Its ancestors come in the same query, kept
+    for the request's ancestors()."""
+    rows = _rows(_CATEGORY_CHAIN, {"category_id": category_id}).all()
+    if not rows:
+        return None
+    if has_request_context():
+        g.setdefault(ANCESTORS_READ, {})[category_id] = rows[:0:-1]  # the root first
+    return rows[0]
 
 
 def roots(vehicle_id: int) -> list[Category]:
@@ -207,6 +230,9 @@ def ancestors(category: Category) -> list[sa.Row]:
     deep links)."""
     if category.parent_id is None:
         return []
+    read = g.get(ANCESTORS_READ, {}) if has_request_context() else {}
+    if category.id in read:
+        return read[category.id]
     return _rows(_ANCESTORS, {"parent_id": category.parent_id}).all()
 
 
@@ -240,6 +266,10 @@ def _categories(*conditions: sa.ColumnElement[bool]) -> list[Category]:
 # The detail's reads, built once: each call then only binds its id (building a recursive CTE costs more than running
 # it).
 # What a shown name reads (app.catalog.names).
+WHOLE_TREES = "catalog_whole_trees"  # in app.extensions: the walk states of whole trees (walk_state_of)
+WHOLE_TREES_KEPT = 100_000  # then forgotten all at once, to be read again
+ANCESTORS_READ = "catalog_ancestors_read"  # in flask.g: each category read's ancestors, read with it (category())
+
 NAME_COLUMNS = (Category.name, Category.name_lang, Category.name_tr, Category.name_tr_complete)
 
 # What a part view reads; the detail and the search select these as plain rows rather than Part objects.
@@ -287,19 +317,33 @@ _PARTS_OF = (
 )
 
 
-def _ancestors_statement() -> sa.Select:
+def _chain_from(start: str) -> sa.CTE:
+    """The category :`start` and its ancestors, each with its depth (0 for the category itself)."""
     chain = sa.select(Category.id, Category.parent_id, sa.literal(0).label("depth")).where(
-        Category.id == sa.bindparam("parent_id")
+        Category.id == sa.bindparam(start)
     )
     chain = chain.cte("chain", recursive=True)
     step = sa.select(Category.id, Category.parent_id, (chain.c.depth + 1).label("depth")).join(
         chain, Category.id == chain.c.parent_id
     )
-    chain = chain.union_all(step)
+    return chain.union_all(step)
+
+
+def _ancestors_statement() -> sa.Select:
+    chain = _chain_from("parent_id")
     return sa.select(Category.id, *NAME_COLUMNS).join(chain, Category.id == chain.c.id).order_by(chain.c.depth.desc())
 
 
 _ANCESTORS = _ancestors_statement()
+
+
+def _category_chain_statement() -> sa.Select:
+    """The category :category_id, then its parent, up to the root: every column of each."""
+    chain = _chain_from("category_id")
+    return sa.select(Category.__table__).join(chain, Category.id == chain.c.id).order_by(chain.c.depth)
+
+
+_CATEGORY_CHAIN = _category_chain_statement()
 
 
 def _trails_statement() -> sa.Select:
@@ -342,7 +386,6 @@ _WALK_STATE = sa.select(
     sa.func.count().filter(_LEAF, Category.parts_fetched_at.is_not(None)),
 ).where(Category.vehicle_id == sa.bindparam("vehicle_id"))
 
-_CATEGORY = sa.select(Category.__table__).where(Category.id == sa.bindparam("category_id"))
 
 _LEVELS = (
     sa.select(Category.__table__)

@@ -14,6 +14,8 @@ tree.
 A form in a kept fragment cannot carry its CSRF token: the token is the session's, and re-signed on every request, so
 it would make every key new and hand one dealer's token to another. Such a form writes `form_token_field` (a hidden
 input holding FORM_TOKEN_SLOT); the fragment is kept with the slot, and each render puts the request's token in it.
+A form that returns to the page it is on (the language switch in the site's header) writes `page_path_field(name)`
+the same way: the page's path and query go in after the cache, so one header serves every page.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from markupsafe import Markup, escape
 EXTENSION_KEY = "fragment_cache"
 FORM_TOKEN_SLOT = "form-token-slot-7c1e5a"  # noqa: S105 - a placeholder; no markup, so escaping keeps it as written
 FORM_TOKEN_FIELD = Markup(f'<input type="hidden" name="csrf_token" value="{FORM_TOKEN_SLOT}">')  # noqa: S704 - constant
+PAGE_PATH_SLOT = "page-path-slot-3f9b2d"
 
 
 class _InexactError(TypeError):
@@ -119,14 +122,22 @@ def init_fragment_cache(app: Flask) -> None:
     app.extensions[EXTENSION_KEY] = cache
     app.jinja_env.globals["cached_fragment"] = render_fragment
     app.jinja_env.globals["form_token_field"] = FORM_TOKEN_FIELD
+    app.jinja_env.globals["page_path_field"] = page_path_field
+
+
+def page_path_field(name: str) -> Markup:
+    """A hidden input `name` that will hold the page's path and query (filled in by render_fragment)."""
+    return Markup(f'<input type="hidden" name="{escape(name)}" value="{PAGE_PATH_SLOT}">')  # noqa: S704 - name escaped
 
 
 def render_fragment(template: str, **context: Any) -> Markup:
-    """The fragment, kept or rendered, with the request's CSRF token in the slots of its forms."""
+    """The fragment, kept or rendered, with the request's CSRF token and page path in the slots of its forms."""
     html = fragments().render(template, **context)
-    if FORM_TOKEN_SLOT not in html:
-        return html
-    return Markup(html.replace(FORM_TOKEN_SLOT, escape(generate_csrf())))  # noqa: S704 - our markup, token escaped
+    if FORM_TOKEN_SLOT in html:
+        html = html.replace(FORM_TOKEN_SLOT, escape(generate_csrf()))
+    if PAGE_PATH_SLOT in html:
+        html = html.replace(PAGE_PATH_SLOT, escape(request.full_path if request.query_string else request.path))
+    return Markup(html)  # noqa: S704 - our markup, the values put in escaped
 
 
 def fragments() -> FragmentCache:

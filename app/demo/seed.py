@@ -80,7 +80,7 @@ def fill_tree(vehicle_id: int, wait: bool, progress: Progress | None = None, add
     if vehicle is None:
         raise DemoSeedError(f"no vehicle {vehicle_id}")
     label = f"vehicle {vehicle_id} ({vehicle.title})"
-    if store.tree_complete(vehicle_id):
+    if store.tree_complete(vehicle):
         return f"{label} and its tree are stored already"
     prefix = f"{label} stored" if added else label
     if wait:

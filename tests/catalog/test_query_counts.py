@@ -77,9 +77,9 @@ def brand(billing_catalog) -> Brand:
 # Statements per request, the same on SQLite and PostgreSQL: the session's user, the vehicle, the plan's brand check,
 # then the rows the answer shows, each in one query whatever their number.
 HOT_REQUESTS = {
-    "category page": ("/vehicles/{vehicle}/categories/{leaf}", None, 9),
-    "category fragment": ("/vehicles/{vehicle}/categories/{leaf}", HX, 7),
-    "category API": ("/api/vehicles/{vehicle}/categories/{leaf}", None, 7),
+    "category page": ("/vehicles/{vehicle}/categories/{leaf}", None, 8),
+    "category fragment": ("/vehicles/{vehicle}/categories/{leaf}", HX, 6),
+    "category API": ("/api/vehicles/{vehicle}/categories/{leaf}", None, 6),
     "vehicle page": ("/vehicles/{vehicle}", None, 5),
     "vehicle API": ("/api/vehicles/{vehicle}", None, 2),
     "search page": ("/vehicles/{vehicle}?q=filtre", None, 10),

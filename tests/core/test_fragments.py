@@ -3,13 +3,14 @@ bypassed for a context it cannot serialise exactly."""
 
 from __future__ import annotations
 
+from bs4 import BeautifulSoup
 from flask_babel import refresh
 from flask_wtf.csrf import generate_csrf
 
 from app.catalog.page_links import dealer_links
-from app.core.fragments import EXTENSION_KEY, FORM_TOKEN_SLOT, FragmentCache
+from app.core.fragments import EXTENSION_KEY, FORM_TOKEN_SLOT, PAGE_PATH_SLOT, FragmentCache
 from app.vehicles.models import Vehicle
-from tests.conftest import csrf_token_from
+from tests.conftest import PASSWORD, SITE, csrf_token_from
 
 TEMPLATE = "catalog/_main.html"
 
@@ -89,3 +90,38 @@ def test_a_kept_form_gets_each_request_s_own_csrf_token(app, monkeypatch):
             assert csrf_token_from(html) == generate_csrf()  # the request's own token, not kept
 
     assert len(cache._entries) == 1 and FORM_TOKEN_SLOT in next(iter(cache._entries.values()))
+
+
+# --- the site's header and footer, kept for every page ---------------------------------------------------------------
+
+
+def _header(html: str):
+    page = BeautifulSoup(html, "html.parser")
+    return page.select_one("header.site-header")
+
+
+def test_the_kept_site_header_is_each_dealer_s_own_and_returns_to_the_page_it_is_on(app, create_user):
+    """The header (kept by language and dealer) names the signed-in dealer, carries each request's own token in its
+    forms, and its language switch returns to the page it is on; two dealers on the same pages see only their own."""
+    first, second = create_user(name="Birinci Bayi"), create_user(name="İkinci Bayi")
+    seen = {}
+    for dealer in (first, second, first):
+        client = app.test_client()
+        response = client.post(
+            "/api/auth/sign-in/email", json={"email": dealer.email, "password": PASSWORD}, headers=SITE
+        )
+        assert response.status_code == 200
+        for path in ("/vin", "/raf?page=1"):
+            html = client.get(path).get_data(as_text=True)
+            header = _header(html)
+            assert header.select_one(".header-user").get_text() == dealer.name
+            other = second if dealer is first else first
+            assert other.name not in header.get_text() and other.email not in html
+            assert header.select_one('.language-switch input[name="next"]')["value"] == path
+            tokens = {field["value"] for field in header.select('input[name="csrf_token"]')}
+            assert FORM_TOKEN_SLOT not in html and PAGE_PATH_SLOT not in html and len(tokens) == 1
+            seen.setdefault(dealer.email, set()).update(tokens)
+    assert len(seen) == 2 and not seen[first.email] & seen[second.email]  # each session its own token
+
+    anonymous = app.test_client().get("/login").get_data(as_text=True)
+    assert _header(anonymous).select_one(".header-user") is None and "Birinci Bayi" not in anonymous

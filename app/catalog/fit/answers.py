@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import sqlalchemy as sa
+from flask import g, has_request_context
 from flask_babel import gettext as _
 
 from app.catalog.fit import codec, texts
@@ -46,6 +47,7 @@ from app.extensions import db
 from app.vehicles.models import Vehicle
 
 REWRITE_BATCH = 1000
+ANSWERS_READ = "fit_answers_read"  # in flask.g: the answers read per vehicle in this request (answers_on)
 
 # --- what may be answered ------------------------------------------------------------------------------------------
 
@@ -110,7 +112,7 @@ def answer(user_id: uuid.UUID, vehicle: Vehicle, fact: str, value: FactValue) ->
     facts = vehicle_facts(vehicle)
     if facts.known(fact) is not None:
         raise ApiError("fact_known", _("The vehicle's catalog already tells this; it needs no answer."), 409)
-    begin_writes(db.session)
+    _written()
     db.session.execute(
         insert_for(db.session, FitAnswer)
         .values(vehicle_id=vehicle.id, user_id=user_id, fact=fact, value=value, answered_at=utcnow())
@@ -125,13 +127,20 @@ def answer(user_id: uuid.UUID, vehicle: Vehicle, fact: str, value: FactValue) ->
 
 def clear_answer(user_id: uuid.UUID, vehicle: Vehicle, fact: str) -> dict[str, Any]:
     """Forget the dealer's answer; his fits of the vehicle's maybes go back to what the other answers settle."""
-    begin_writes(db.session)
+    _written()
     db.session.execute(
         sa.delete(FitAnswer).where(
             FitAnswer.vehicle_id == vehicle.id, FitAnswer.user_id == user_id, FitAnswer.fact == fact
         )
     )
     return {"answer": None, "changed": rewrite_fits(user_id, vehicle.id, vehicle_facts(vehicle))}
+
+
+def _written() -> None:
+    """Before an answer is written: the request's transaction writes, and the answers it read are forgotten."""
+    begin_writes(db.session)
+    if has_request_context():
+        g.pop(ANSWERS_READ, None)
 
 
 def rewrite_fits(user_id: uuid.UUID, vehicle_id: int, facts: VehicleFacts) -> int:
@@ -185,12 +194,16 @@ class Answers:
 
 
 def answers_on(user_id: uuid.UUID | None, vehicle_id: int) -> Answers:
-    """Every dealer's answers on the vehicle, in one query."""
-    rows = db.session.execute(
-        sa.select(FitAnswer.user_id, FitAnswer.fact, FitAnswer.value)
-        .where(FitAnswer.vehicle_id == vehicle_id)
-        .order_by(FitAnswer.answered_at)
-    ).all()
+    """Every dealer's answers on the vehicle, in one query, read once per request: the drawing, its rows and the tree's
+    leaves all ask (an answer written in the request forgets them)."""
+    read: dict[int, list[sa.Row]] = g.setdefault(ANSWERS_READ, {}) if has_request_context() else {}
+    rows = read.get(vehicle_id)
+    if rows is None:
+        rows = read[vehicle_id] = db.session.execute(
+            sa.select(FitAnswer.user_id, FitAnswer.fact, FitAnswer.value)
+            .where(FitAnswer.vehicle_id == vehicle_id)
+            .order_by(FitAnswer.answered_at)
+        ).all()
     found = Answers()
     for who, fact, value in rows:
         (found.own if who == user_id else found.colleagues)[fact] = value  # the latest colleague's answer wins

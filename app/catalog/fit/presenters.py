@@ -14,6 +14,7 @@ from typing import Any
 from flask_babel import gettext as _
 
 YES, NO, MAYBE = "yes", "no", "maybe"
+STATUSES = frozenset({YES, NO, MAYBE})
 UNKNOWN_CODES = ("unknown", "not_understood")  # the reasons a maybe hangs on
 NO_FIT_DETAIL: dict[str, Any] = {"question": None, "answers": [], "fittingOnly": False, "hidden": 0}
 
@@ -22,21 +23,21 @@ def status_of(part: dict[str, Any]) -> str:
     """The part's fit status; a part without one fits (nothing is known against it)."""
     fit = part.get("fit")
     status = fit.get("status") if isinstance(fit, dict) else None
-    return status if status in (YES, NO, MAYBE) else YES
+    return status if status in STATUSES else YES
 
 
-def condition_text(part: dict[str, Any]) -> str:
+def condition_text(part: dict[str, Any], status: str | None = None) -> str:
     """What the answer hangs on, in the request's language: for a maybe the unknown facts, for a no what contradicts
-    (the reasons' texts as app.catalog.fit.texts wrote them)."""
+    (the reasons' texts as app.catalog.fit.texts wrote them). `status`: the part's, when known already."""
+    status = status or status_of(part)
+    if status == YES:
+        return ""
     fit = part.get("fit") or {}
     reasons = [reason for reason in fit.get("reasons") or () if reason.get("text")]
-    status = status_of(part)
     if status == MAYBE:
         reasons = [reason for reason in reasons if reason.get("code") in UNKNOWN_CODES] or reasons
-    elif status == NO:
-        reasons = [reason for reason in reasons if reason.get("code") == "differs"] or reasons
     else:
-        return ""
+        reasons = [reason for reason in reasons if reason.get("code") == "differs"] or reasons
     return "; ".join(dict.fromkeys(reason["text"] for reason in reasons))
 
 
@@ -53,7 +54,8 @@ def fit_label(part: dict[str, Any]) -> str:
 def with_fit(part: dict[str, Any]) -> dict[str, Any]:
     """The row with what the table shows of its fit: `fitStatus`, `fitText`, `fitBy` (answered by me or a colleague)."""
     fit = part.get("fit") or {}
-    return {**part, "fitStatus": status_of(part), "fitText": condition_text(part), "fitBy": fit.get("answeredBy")}
+    status = status_of(part)
+    return {**part, "fitStatus": status, "fitText": condition_text(part, status), "fitBy": fit.get("answeredBy")}
 
 
 def split_rows(

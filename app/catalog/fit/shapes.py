@@ -112,9 +112,10 @@ def leaf_status(yes: int, no: int, maybe: int) -> str:
 
 def leaf_moves(user_id: uuid.UUID | None, categories: Sequence[Any]) -> dict[int, dict[str, int]]:
     """How the dealer's answers moved the maybes of these leaves (to yes or no), in one query; none asked when no
-    leaf among them has a maybe."""
+    leaf among them has a maybe, or the dealer answered nothing on their vehicle (his fits are only written from his
+    answers: app.catalog.fit.answers.rewrite_fits)."""
     ids = [category.id for category in categories if category.is_leaf and category.fit_maybe]
-    if user_id is None or not ids:
+    if user_id is None or not ids or not answers_on(user_id, categories[0].vehicle_id).own:
         return {}
     moves: dict[int, dict[str, int]] = {}
     for category_id, status, count in db.session.execute(

@@ -118,7 +118,7 @@ def search(vehicle: Vehicle, query: str, user: User | None = None) -> dict[str, 
         "parts": part_views,
         "partCount": sum(hits.values()),
         "truncated": truncated,
-        "treeIncomplete": not store.tree_complete(vehicle.id),
+        "treeIncomplete": not store.tree_complete(vehicle),
     }
 
 
