@@ -7,10 +7,12 @@ target; the exit code is non-zero when a target is missed. Run with `make bench`
 
 from __future__ import annotations
 
+import os
 import statistics
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import requests
 from flask import Flask, Response, jsonify
@@ -33,11 +35,16 @@ from bench.stack import (
 )
 from tests.support.upstreams import Upstreams
 
-THROUGHPUT_REQUESTS = 2000
+# BENCH_DECODE_REQUESTS and BENCH_DECODE_ROUNDS shorten a run on a busy machine (the defaults are the lead's).
+THROUGHPUT_REQUESTS = int(os.environ.get("BENCH_DECODE_REQUESTS", "2000"))
 THROUGHPUT_WARMUP = 200
 THROUGHPUT_THREADS = 8
-THROUGHPUT_ROUNDS = 3
-THROUGHPUT_MAX_RATIO = 2.0
+THROUGHPUT_ROUNDS = int(os.environ.get("BENCH_DECODE_ROUNDS", "3"))
+# Issue 32: the app shell within 1.3 of the bare route, the cached decode within 1.5 of it, and no slow tail: the
+# decode's p95 under the 8 client threads within 2.0 of the bare route's.
+THROUGHPUT_MAX_RATIO = 1.5
+SHELL_MAX_RATIO = 1.3
+TAIL_MAX_RATIO = 2.0
 
 RACE_RUNS = 5
 RACE_CATAPI_MS = 800
@@ -99,21 +106,29 @@ def interleaved_rounds(sessions: list[requests.Session], senders: dict[str, Send
 def throughput_result(rounds: dict[str, list[Batch]], expected_body: bytes) -> Result:
     rates = {name: statistics.median(batch.rate for batch in batches) for name, batches in rounds.items()}
     decode_rate, bare_rate, shell_rate = rates["decode"], rates["bare"], rates["shell"]
-    ratio = bare_rate / decode_rate
-    decode_all, bare_all = merged(rounds["decode"]), merged(rounds["bare"])
+    ratio, shell_ratio = bare_rate / decode_rate, bare_rate / shell_rate
+    decode_all, bare_all, shell_all = merged(rounds["decode"]), merged(rounds["bare"]), merged(rounds["shell"])
+    tail = decode_all.percentile_ms(95) / bare_all.percentile_ms(95)
     answered = decode_all.statuses == {200} and all(r.content == expected_body for r in decode_all.responses)
     load = f"{THROUGHPUT_REQUESTS} requests x {THROUGHPUT_ROUNDS} rounds over {THROUGHPUT_THREADS} client threads"
+    verdicts = {
+        f"bare/decode {ratio:.2f} <= {THROUGHPUT_MAX_RATIO:.1f}": ratio <= THROUGHPUT_MAX_RATIO,
+        f"bare/shell {shell_ratio:.2f} <= {SHELL_MAX_RATIO:.1f}": shell_ratio <= SHELL_MAX_RATIO,
+        f"p95 decode/bare {tail:.2f} <= {TAIL_MAX_RATIO:.1f}": tail <= TAIL_MAX_RATIO,
+    }
     return Result(
         name=f"1. cached decode throughput ({VIN_GOLF}, {load})",
         current=f"decode      {decode_rate:7.0f} req/s  {latencies(decode_all)}",
         baseline=f"bare route  {bare_rate:7.0f} req/s  {latencies(bare_all)}",
-        ratio=f"bare/decode {ratio:.2f}",
-        target=f"bare/decode <= {THROUGHPUT_MAX_RATIO:.1f}",
-        passed=answered and ratio <= THROUGHPUT_MAX_RATIO,
+        ratio=f"bare/decode {ratio:.2f}; bare/shell {shell_ratio:.2f}; p95 decode/bare {tail:.2f}",
+        target=f"bare/decode <= {THROUGHPUT_MAX_RATIO:.1f}, bare/shell <= {SHELL_MAX_RATIO:.1f}, "
+        f"p95 decode/bare <= {TAIL_MAX_RATIO:.1f}",
+        passed=answered and all(verdicts.values()),
         details=[
-            f"app shell   {shell_rate:7.0f} req/s  {latencies(merged(rounds['shell']))}  (signed-in route of the app"
-            " answering the same body without decoding; for reading where the time goes, no target)",
-            f"split       bare/shell {bare_rate / shell_rate:.2f} x shell/decode {shell_rate / decode_rate:.2f}",
+            f"app shell   {shell_rate:7.0f} req/s  {latencies(shell_all)}  (signed-in route of the app answering the"
+            " same body without decoding: what every signed-in request costs)",
+            "verdicts    " + "; ".join(f"{name}: {'PASS' if ok else 'FAIL'}" for name, ok in verdicts.items()),
+            f"split       bare/shell {shell_ratio:.2f} x shell/decode {shell_rate / decode_rate:.2f}",
             f"rounds      {round_rates(rounds)}",
             f"every decode answered 200 with the cached body: {answered} ({decode_all.status_counts()})",
         ],
@@ -147,13 +162,26 @@ def race_overhead(bench: Bench) -> Result:
     decodes: list[float] = []
     lookups: list[float] = []
     sources: set[str] = set()
+    raced = 0
     for _ in range(RACE_RUNS):
-        bench.forget(VIN_CLIO)
-        batch = timed_requests(session, send, 1, 1)
+        bench.forget(VIN_CLIO, web_catalog=True)  # else every decode after the first takes scrape's stored answer
+        batch, calls = bench.upstream_calls(lambda: timed_requests(session, send, 1, 1))
         decodes.append(batch.latencies[0])
         sources.add(winning_source(batch.responses[0]))
+        raced += calls["scrape"] == 1
         lookups.append(timed(lambda: scrape.lookup_vin(VIN_CLIO)))
-    return race_result(statistics.median(decodes), statistics.median(lookups), decodes, lookups, sources)
+    return race_result(RaceRuns(decodes, lookups, sources, raced))
+
+
+@dataclass
+class RaceRuns:
+    """What the race benchmark saw: each decode's and each bare lookup's time, who answered, and how many decodes
+    asked the scrape upstream (each must: a decode answered from the web catalog's VIN cache races nothing)."""
+
+    decodes: list[float]
+    lookups: list[float]
+    sources: set[str]
+    raced: int
 
 
 def winning_source(response: requests.Response) -> str:
@@ -168,7 +196,9 @@ def timed(call: Callable[[], object]) -> float:
     return time.perf_counter() - began
 
 
-def race_result(decode: float, scrape: float, decodes: list[float], lookups: list[float], sources: set[str]) -> Result:
+def race_result(runs: RaceRuns) -> Result:
+    decode, scrape = statistics.median(runs.decodes), statistics.median(runs.lookups)
+    decodes, lookups, sources = runs.decodes, runs.lookups, runs.sources
     limit = (RACE_SCRAPE_MS + RACE_ALLOWANCE_MS) / 1000
     return Result(
         name=f"2. race overhead ({VIN_CLIO} new each time; catapi {RACE_CATAPI_MS} ms, scrape {RACE_SCRAPE_MS} ms)",
@@ -176,8 +206,9 @@ def race_result(decode: float, scrape: float, decodes: list[float], lookups: lis
         baseline=f"scrape lookup alone  {ms(scrape)} (median of {RACE_RUNS})",
         ratio=f"decode/scrape {decode / scrape:.2f}; overhead {ms(decode - scrape)}",
         target=f"decode <= {RACE_SCRAPE_MS} ms + {RACE_ALLOWANCE_MS} ms",
-        passed=sources == {"scrape"} and decode <= limit,
+        passed=sources == {"scrape"} and decode <= limit and runs.raced == RACE_RUNS,
         details=[
+            f"decodes that asked the scrape upstream: {runs.raced} of {RACE_RUNS}",
             "decodes: " + ", ".join(ms(value) for value in decodes),
             "lookups: " + ", ".join(ms(value) for value in lookups),
             f"answered by: {', '.join(sorted(sources))}",

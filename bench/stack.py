@@ -28,7 +28,7 @@ from app.config import normalize_database_url
 from app.core.loopback import LoopbackServer
 from app.extensions import db, redis_store
 from app.vehicles.cache import ResolveCache
-from app.vehicles.models import Vehicle
+from app.vehicles.models import ScrapeVinCache, Vehicle
 from app.vehicles.race import IN_FLIGHT
 from bench.measure import Batch, Result, Send
 from tests.support.dealers import commit_full_plan_dealer
@@ -303,11 +303,15 @@ class Bench:
         for source, milliseconds in latency_ms.items():
             getattr(self.upstreams, source).faults.latency_ms = milliseconds
 
-    def forget(self, vin: str) -> None:
-        """Make `vin` new again: no stored vehicle (nor links to it) and no resolve-cache keys."""
+    def forget(self, vin: str, web_catalog: bool = False) -> None:
+        """Make `vin` new again: no stored vehicle (nor links to it) and no resolve-cache keys; with `web_catalog`,
+        also no row in the web catalog's VIN cache (app.vehicles.scrape_cache), so the scrape source is asked again
+        (the admin's cache clear and the vehicle delete leave that row, so a repeat decode would race no upstream)."""
         settle()
         with self.app.app_context():
             db.session.execute(sa.delete(Vehicle).where(Vehicle.vin == vin))
+            if web_catalog:
+                db.session.execute(sa.delete(ScrapeVinCache).where(ScrapeVinCache.vin == vin))
             db.session.commit()
             ResolveCache(redis_store.client).clear(vin)  # after the commit, as the admin delete does
             db.session.remove()
