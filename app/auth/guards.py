@@ -15,6 +15,7 @@ from flask_login import LoginManager, current_user
 
 from app.auth.models import AuthSession
 from app.auth.services import ensure_active
+from app.auth.session_cache import init_session_cache
 from app.auth.sessions import COOKIE_NAME, find_live_session
 from app.core.db import SAFE_METHODS
 from app.core.errors import ApiError, is_api_request
@@ -142,6 +143,7 @@ def site_account() -> dict[str, str] | None:
 
 def init_auth(app: Flask) -> None:
     login_manager.init_app(app)
+    init_session_cache(app)
     app.context_processor(impersonation_banner)
     app.jinja_env.globals["site_account"] = site_account
     app.before_request(cookie_api_csrf_check)

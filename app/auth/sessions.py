@@ -17,6 +17,7 @@ from sqlalchemy.orm import contains_eager
 
 from app.accounts.models import User
 from app.auth.models import AuthSession
+from app.auth.session_cache import live_session
 from app.core.db import utcnow
 from app.extensions import db
 
@@ -79,8 +80,12 @@ def find_live_session(cookie_value: str | None) -> AuthSession | None:
     session_id = unsign(cookie_value)
     if session_id is None:
         return None
-    # Every request needs both rows: one statement built once, and the session's `user` then comes from the identity
-    # map without another query (cheaper than `session.get` with a joined load, which is planned per call).
+    return live_session(session_id, _read_live_session)
+
+
+def _read_live_session(session_id: str) -> AuthSession | None:
+    # Both rows in one statement built once, and the session's `user` then comes from the identity map without
+    # another query (cheaper than `session.get` with a joined load, which is planned per call).
     return db.session.scalar(LIVE_SESSION, {"session_id": session_id, "now": utcnow()})
 
 
