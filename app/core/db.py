@@ -144,6 +144,8 @@ def commit_per_request(app: Flask, db: SQLAlchemy) -> None:
 
     @app.after_request
     def _finish(response: Response) -> Response:
+        if not db.session().in_transaction():
+            return response  # nothing read or written (a session has a transaction from its first add or read on)
         if response.status_code >= 400 or g.get("answer_is_refusal"):
             db.session.rollback()
             return response

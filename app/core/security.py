@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 from flask import Flask, Response, current_app, redirect, request
 from flask_talisman import Talisman
 from markupsafe import Markup
+from werkzeug.datastructures import Headers
 
 from app.core.errors import is_api_request
 from app.extensions import csrf
@@ -87,6 +88,46 @@ def redirect_to_https() -> Response | None:
     return redirect(request.url.replace("http://", "https://", 1), code=code)
 
 
+class FixedPolicyTalisman(Talisman):
+    """Talisman with the headers that are the same on every response worked out once, not parsed again from the
+    policy on every response (a tenth of a small signed-in request), and without its hooks that do nothing here: the
+    HTTPS redirect is ours (`redirect_to_https`) and no policy asks for a nonce. A view with its own Talisman options
+    or a policy with a nonce is served by Talisman as before; HSTS still depends on each request."""
+
+    def init_app(self, app: Flask, **options: Any) -> None:
+        super().init_app(app, **options)
+        self._fixed: list[tuple[str, str]] | None = None
+        hooks = app.before_request_funcs.setdefault(None, [])
+        if not self.force_https:
+            hooks.remove(self._force_https)
+            if self.session_cookie_secure and not app.debug:
+                app.config["SESSION_COOKIE_SECURE"] = True  # what that hook did on every request
+        if not self.content_security_policy_nonce_in:
+            hooks.remove(self._make_nonce)
+
+    def _set_response_headers(self, response: Response) -> Response:
+        view = current_app.view_functions.get(request.endpoint) if request.endpoint else None
+        if self.content_security_policy_nonce_in or hasattr(view, "talisman_view_options"):
+            return super()._set_response_headers(response)
+        if self._fixed is None:
+            self._fixed = self._fixed_headers()
+        for name, value in self._fixed:
+            response.headers[name] = value
+        self._set_hsts_headers(response.headers)
+        return response
+
+    def _fixed_headers(self) -> list[tuple[str, str]]:
+        headers = Headers()
+        options = self._get_local_options()
+        self._set_feature_policy_headers(headers, options)
+        self._set_permissions_policy_headers(headers, options)
+        self._set_document_policy_headers(headers, options)
+        self._set_frame_options_headers(headers, options)
+        self._set_content_security_policy_headers(headers, options)
+        self._set_referrer_policy_headers(headers)
+        return list(headers.items())
+
+
 def init_security_headers(app: Flask) -> None:
     # One Talisman per app: it keeps its options on the instance, so a shared one would give every app the last CSP.
     https = app.config["FORCE_HTTPS"]
@@ -94,7 +135,7 @@ def init_security_headers(app: Flask) -> None:
         # Ours, not Talisman's (302 to every method, which turns a POST into a GET), and first of all the hooks: the
         # form-token check would refuse a plain-HTTP POST, whose Secure cookies the browser did not send.
         app.before_request_funcs.setdefault(None, []).insert(0, redirect_to_https)
-    app.extensions["talisman"] = Talisman(
+    app.extensions["talisman"] = FixedPolicyTalisman(
         app,
         force_https=False,
         strict_transport_security=https,
