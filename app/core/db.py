@@ -83,6 +83,20 @@ def writes_data(view: View) -> View:
     return view
 
 
+def reads_first(view: View) -> View:
+    """Mark a view that may write whose every write starts with `begin_writes` (the VIN decode): its transaction
+    begins without SQLite's write lock, so its reads hold nothing, and the lock is held for its batch of writes only.
+    Concurrent requests then wait on the lock for a batch of writes, not for each other's whole request."""
+    view.reads_first = True  # type: ignore[attr-defined]
+    return view
+
+
+def _may_write(view: Callable | None) -> bool:
+    if request.method in SAFE_METHODS:
+        return getattr(view, "writes_data", False)
+    return not getattr(view, "reads_first", False)
+
+
 def take_write_lock_up_front(enabled: bool = True) -> None:
     """Decide how this thread's next SQLite transactions begin (no effect on PostgreSQL)."""
     _write_lock_up_front.set(enabled)
@@ -130,14 +144,14 @@ def commit_per_request(app: Flask, db: SQLAlchemy) -> None:
     """One commit per request: services only flush; an answer that carries an error (a status of 400 or more, an
     error flashed, `mark_refusal`) rolls back, any other commits.
 
-    A request that may write (any method but GET/HEAD/OPTIONS, or a view marked `writes_data`) takes SQLite's write
-    lock when its transaction begins; reads alone never do.
+    A request that may write (any method but GET/HEAD/OPTIONS unless its view is marked `reads_first`, or a view
+    marked `writes_data`) takes SQLite's write lock when its transaction begins; reads alone never do.
     """
 
     @app.before_request
     def _choose_lock_mode() -> None:
         view = app.view_functions.get(request.endpoint) if request.endpoint else None
-        take_write_lock_up_front(request.method not in SAFE_METHODS or getattr(view, "writes_data", False))
+        take_write_lock_up_front(_may_write(view))
         _serving.set(True)
 
     message_flashed.connect(_error_flashed, app)

@@ -6,6 +6,7 @@ from flask import Blueprint, Response, jsonify, request
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user
 
+from app.core.db import reads_first
 from app.core.errors import ApiError
 from app.core.openapi import StatusTrue, documented
 from app.core.validation import int_arg, json_body, text_field
@@ -28,6 +29,7 @@ NOTE = _l("Note")
     summary="Decode a VIN: the vehicle, or candidates to choose from",
 )
 @decode_throttle
+@reads_first
 def decode_route():
     data = json_body()
     try:
@@ -41,6 +43,7 @@ def decode_route():
 @bp.post("/<int:vehicle_id>/choose-again")
 @documented(DecodeAnswer, errors=(404, 409, 422, 503, 504))
 @decode_throttle
+@reads_first
 def choose_again(vehicle_id: int):
     """Not this vehicle: the VIN's candidates again, the caller's pick marked; a decode with a pick replaces it."""
     return _answered(decode(current_user, services.candidate_vin(vehicle_id), choose_again=True))
