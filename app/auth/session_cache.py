@@ -12,8 +12,8 @@ request only while two version tokens in Redis are still those read before the r
 A token is replaced when the change is flushed and again once it commits, so a request that read the rows in between
 cannot keep them. A missing token (Redis flushed or restarted, a key expired) trusts nothing: the row is read again
 under a new one. So a request costs one MGET instead of a query, a transaction and an ORM load; when Redis cannot
-answer, the database does. The rows are handed to the request's session as persistent objects, without SQL, so the
-services use the user as before (lazy loads, changes flushed).
+answer, the database does. The user is handed to the request's session as a persistent object, without SQL, so the
+services use it as before (lazy loads, changes flushed); the session row is only read, and stays detached.
 """
 
 from __future__ import annotations
@@ -69,13 +69,15 @@ class Kept:
     until: float
 
     def attached(self) -> AuthSession:
-        """The rows as persistent objects of the request's session, made without SQL."""
+        """The rows as objects made without SQL: the user persistent in the request's session (the services load
+        what it links to and change it as before), the session row detached (it is only read)."""
         user = _detached(User(**self.user))
+        if db.session.identity_map.get(sa.inspect(user).key) is not None:  # the request loaded its user already
+            user = db.session.merge(user, load=False)
+        else:
+            db.session.add(user)
         row = _detached(AuthSession(**self.session))
         set_committed_value(row, "user", user)
-        if db.session.identity_map.get(sa.inspect(user).key) is not None:  # the request loaded its user already
-            return db.session.merge(row, load=False)
-        db.session.add(row)
         return row
 
 

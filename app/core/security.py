@@ -11,7 +11,9 @@ from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from flask import Flask, Response, current_app, redirect, request
+from flask.sessions import SecureCookieSessionInterface
 from flask_talisman import Talisman
+from itsdangerous import URLSafeTimedSerializer
 from markupsafe import Markup
 from werkzeug.datastructures import Headers
 
@@ -147,8 +149,24 @@ def init_security_headers(app: Flask) -> None:
     app.jinja_env.globals["theme_script"] = Markup(THEME_SCRIPT)  # noqa: S704 - a constant of ours, no input
 
 
+class KeptSerializerSessionInterface(SecureCookieSessionInterface):
+    """Flask's signed cookie session (it holds the form token), with its serializer made once per set of keys instead
+    of on every request."""
+
+    def __init__(self) -> None:
+        self._made: tuple[tuple, URLSafeTimedSerializer | None] | None = None
+
+    def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
+        keys = (app.secret_key, tuple(app.config["SECRET_KEY_FALLBACKS"] or ()))
+        made = self._made
+        if made is None or made[0] != keys:
+            made = self._made = (keys, super().get_signing_serializer(app))
+        return made[1]
+
+
 def init_form_csrf(app: Flask) -> None:
     """Pages and forms need Flask-WTF's token; /api calls are covered by the session-cookie origin rule instead."""
+    app.session_interface = KeptSerializerSessionInterface()
     app.config["WTF_CSRF_CHECK_DEFAULT"] = False
     csrf.init_app(app)
 
