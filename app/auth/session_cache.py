@@ -4,10 +4,10 @@ Each process keeps the session rows it has read, with their user, for at most KE
 request only while two version tokens in Redis are still those read before the row was read from the database:
 
 - the user's (`auth:version:user:<id>`), replaced whenever a flush changes or deletes that user or one of their
-  sessions (a suspension, a role or language change, a password change, the impersonation link spent);
+  sessions (a suspension, a ban, a role or language change, a password change);
 - the epoch (`auth:version:epoch`), replaced by every UPDATE or DELETE statement on the user or session table run
   through the ORM session, which does not say whose rows it touched (sign-out, revoking a user's sessions, the
-  referral credit, the expired sessions' purge).
+  impersonation link spent, the referral credit).
 
 A token is replaced when the change is flushed and again once it commits, so a request that read the rows in between
 cannot keep them. A missing token (Redis flushed or restarted, a key expired) trusts nothing: the row is read again
