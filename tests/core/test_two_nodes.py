@@ -137,6 +137,8 @@ def test_a_session_made_on_one_node_works_on_the_other(cluster):
     seen = client.call(b, "GET", "/api/auth/get-session")
     assert seen.status_code == 200
     assert seen.json()["user"]["email"] == signed["user"]["email"]
+    for _ in range(6):  # node A's processes keep the session's rows (app.auth.session_cache)
+        assert client.call(a, "GET", "/api/auth/get-session").json()["user"]["email"] == signed["user"]["email"]
 
     assert client.call(b, "POST", "/api/auth/sign-out").status_code == 200
     kept = Client()
