@@ -15,6 +15,7 @@ import sqlalchemy as sa
 from flask import url_for
 
 from app.accounts.models import User
+from app.billing.access import ensure_brand_access
 from app.browse import catapi_flow, scrape_flow
 from app.browse.upstream import brand_named, checked_id, ensure_brand_named
 from app.core.db import begin_writes, insert_for, utcnow
@@ -101,19 +102,23 @@ def open_car(user: User, car: BrowsedCar) -> dict[str, Any]:
 
 
 def _guarded_stored(user: User, source: str, catalog: str, external_id: str) -> sa.Row | None:
-    """A car opened before is served from storage, without asking its upstream again; the brand guard reads the make
-    it was stored with."""
+    """A car opened before is served from storage, without asking its upstream again; the brand guard reads the brand
+    its vehicle was stored with (the vehicle page's guard reads the same), or, for a make no plan sold then, looks its
+    stored make up again."""
     stored = _stored(source, catalog, external_id)
-    if stored is not None:
+    if stored is None:
+        return None
+    if stored.brand_id is None:
         ensure_brand_named(user, stored.brand_name)
+    else:
+        ensure_brand_access(user, stored.brand_id)
     return stored
 
 
 def _opened(user: User, stored: sa.Row, durable: bool = False) -> dict[str, Any]:
-    """The opened car goes to the top of the dealer's history, where decoded VINs are."""
+    """The opened car goes to the top of the dealer's history, where decoded VINs are (committed with the request)."""
     begin_writes(db.session, durable=durable)  # a history link alone is not durable, as a decode's
     to_history_top(user.id, stored.vehicle_id, utcnow())
-    db.session.commit()
     return {
         "catalogVehicleId": stored.id,
         "vehicleId": stored.vehicle_id,
@@ -122,14 +127,27 @@ def _opened(user: User, stored: sa.Row, durable: bool = False) -> dict[str, Any]
 
 
 def _stored(source: str, catalog: str, external_id: str) -> sa.Row | None:
-    """The stored car's id, vehicle and make (plain values: they outlive the commits of the open)."""
-    return db.session.execute(
-        sa.select(CatalogVehicle.id, CatalogVehicle.vehicle_id, CatalogVehicle.brand_name).where(
-            CatalogVehicle.source == source,
-            CatalogVehicle.catalog == catalog,
-            CatalogVehicle.external_id == external_id,
+    """The stored car's id, vehicle, make and its vehicle's brand (plain values: they outlive the commits of the
+    open), read on the request's connection: the ORM session's execute cost more Python than the query."""
+    parameters = {"source": source, "catalog": catalog, "external_id": external_id}
+    return db.session.connection().execute(STORED, parameters).first()
+
+
+def _stored_query() -> sa.Select:
+    car, vehicle = CatalogVehicle.__table__.c, Vehicle.__table__.c
+    return (
+        sa.select(car.id, car.vehicle_id, car.brand_name, vehicle.brand_id)
+        .join_from(CatalogVehicle.__table__, Vehicle.__table__, vehicle.id == car.vehicle_id)
+        .where(
+            car.source == sa.bindparam("source"),
+            car.catalog == sa.bindparam("catalog"),
+            car.external_id == sa.bindparam("external_id"),
         )
-    ).first()
+    )
+
+
+# Built once: every open of a stored car runs it.
+STORED = _stored_query()
 
 
 def _store(car: BrowsedCar) -> sa.Row:
