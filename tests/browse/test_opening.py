@@ -167,6 +167,22 @@ def test_a_car_opened_before_opens_from_storage_without_its_upstream(
     assert refused["error"]["code"] == "brand_not_in_plan"
 
 
+def test_a_stored_car_without_a_sold_brand_is_guarded_by_its_stored_make(
+    client, dealer, create_user, sign_in, make_subscription, upstreams
+):
+    car = golf_car(client)
+    first = open_car(client, f"/api/browse/catapi/{GOLF}/cars/{car}/open")
+    db.session.execute(sa.update(Vehicle).where(Vehicle.id == first["vehicleId"]).values(brand_id=None))
+    db.session.commit()  # as if no plan sold its make when it was stored
+
+    assert open_car(client, f"/api/browse/catapi/{GOLF}/cars/{car}/open") == first
+    outsider = create_user()
+    make_subscription(outsider, "active", plan_key="single")  # Alfa Romeo only
+    sign_in(outsider.email)
+    refused = open_car(client, f"/api/browse/catapi/{GOLF}/cars/{car}/open", status=403)
+    assert refused["error"]["code"] == "brand_not_in_plan"
+
+
 def test_an_opened_car_goes_to_the_top_of_the_dealers_history(
     client, dealer, create_user, sign_in, make_subscription, upstreams
 ):
