@@ -8,7 +8,7 @@ ASSETS := app/static/vendor/.built
 CATALOGS := $(wildcard translations/*/LC_MESSAGES/messages.po)
 COMPILED := $(CATALOGS:.po=.mo)
 
-.PHONY: run test test-setup lint format translations assets worker scheduler bench bench-catalog bench-browse bench-dashboard bench-scan bench-shelf clean
+.PHONY: run test test-setup lint format translations assets worker scheduler bench bench-catalog bench-browse bench-dashboard bench-scan bench-shelf bench-load clean
 
 run: $(VENV)/.runtime $(ASSETS) $(COMPILED)
 	$(BIN)/python -m app.launcher
@@ -48,6 +48,9 @@ bench-scan: $(VENV)/.dev
 
 bench-shelf: $(VENV)/.dev
 	$(BIN)/python -m bench.shelf
+
+bench-load: $(VENV)/.dev $(COMPILED)
+	$(BIN)/python -m bench.load
 
 translations: $(COMPILED)
 

@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Protocol
 
 import redis
 import requests
@@ -219,11 +220,20 @@ def _seed_dealer() -> None:
     db.session.remove()
 
 
+class Listening(Protocol):
+    """A server of the app on loopback: the bench's own (LoopbackServer) or gunicorn's (bench.load)."""
+
+    @property
+    def url(self) -> str: ...
+
+    def stop(self) -> None: ...
+
+
 @dataclass
 class Served:
-    """A WSGI app on a loopback port, with the headers a same-site JSON call needs."""
+    """The app served on a loopback port, with the headers a same-site JSON call needs."""
 
-    server: LoopbackServer
+    server: Listening
 
     @classmethod
     def start(cls, app: Flask, name: str) -> Served:
@@ -237,11 +247,11 @@ class Served:
     def headers(self) -> dict[str, str]:
         return {"Origin": self.url}
 
-    def signed_in_cookies(self) -> requests.cookies.RequestsCookieJar:
+    def signed_in_cookies(self, email: str = EMAIL, password: str = PASSWORD) -> requests.cookies.RequestsCookieJar:
         with requests.Session() as session:
             response = session.post(
                 f"{self.url}/api/auth/sign-in/email",
-                json={"email": EMAIL, "password": PASSWORD},
+                json={"email": email, "password": password},
                 headers=self.headers,
                 timeout=30,
             )
