@@ -73,6 +73,7 @@ MAX_RATIO = 3.0
 MAX_RSS_RATIO = 1.2
 TIMEOUT_SECONDS = 30
 READY_SECONDS = 60
+STOP_SECONDS = 40  # gunicorn's graceful timeout is 30 s
 SEED = 32
 
 STEPS = {
@@ -157,7 +158,7 @@ def sent(session: requests.Session, served: Served, call: Call) -> Outcome:
         )
         error = f"HTTP {response.status_code} {call.step}" if response.status_code >= 400 else ""
     except requests.RequestException as exc:
-        error = f"{type(exc).__name__} {call.step}"
+        error = f"{type(exc).__name__} {call.step}: {str(exc)[-120:]}"
     return Outcome(call.step, time.perf_counter() - began, error)
 
 
@@ -205,6 +206,7 @@ class Gunicorn:
         self.process: subprocess.Popen | None = None
 
     def start(self) -> Gunicorn:
+        """Start it and wait for an answer (any: /api/health says 503 without an RQ worker), stopping it on failure."""
         with self.log.open("wb") as stderr:
             self.process = subprocess.Popen(  # noqa: S603 - argv built here
                 self.argv, cwd=PROJECT_ROOT, env=self.environment, stdout=subprocess.DEVNULL, stderr=stderr
@@ -212,9 +214,9 @@ class Gunicorn:
         deadline = time.monotonic() + READY_SECONDS
         while time.monotonic() < deadline and self.process.poll() is None:
             try:
-                requests.get(f"{self.url}/api/health", timeout=5)
+                requests.get(f"{self.url}/api/health", timeout=READY_SECONDS)
                 return self
-            except requests.ConnectionError:
+            except requests.RequestException:
                 time.sleep(0.2)
         self.stop()
         raise BenchSetupError(f"gunicorn did not answer within {READY_SECONDS} s: {self.log.read_text()[-2000:]}")
@@ -237,7 +239,7 @@ class Gunicorn:
         if self.process and self.process.poll() is None:
             self.process.terminate()
             try:
-                self.process.wait(timeout=20)
+                self.process.wait(timeout=STOP_SECONDS)
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
@@ -272,15 +274,18 @@ class Shop:
 
 @dataclass
 class Load:
-    """What the dealers saw: each request's outcome by its number, and the time and memory at the warm-up's end."""
+    """What the dealers saw: each request's outcome by its number, the workers' memory at the end of the warm-up and
+    at each fifth of the rest (by request number), and how late the dealers' think times ended (a busy machine's
+    sign, on the client's side)."""
 
     total: int
     warmup: int
     outcomes: list[tuple[int, Outcome]] = field(default_factory=list)
     issued: int = 0
     warm_at: float = 0.0
-    warm_rss: dict[int, int] = field(default_factory=dict)
     ended_at: float = 0.0
+    rss: dict[int, dict[int, int]] = field(default_factory=dict)
+    late: list[float] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def claim(self) -> int | None:
@@ -290,6 +295,15 @@ class Load:
             self.issued += 1
             return self.issued - 1
 
+    @property
+    def checkpoints(self) -> set[int]:
+        rest = self.total - self.warmup
+        return {self.warmup + rest * fifth // 5 for fifth in range(5)}
+
+    @property
+    def warm_rss(self) -> dict[int, int]:
+        return self.rss[self.warmup]
+
     def after_warmup(self) -> list[Outcome]:
         return [outcome for number, outcome in self.outcomes if number >= self.warmup]
 
@@ -297,16 +311,26 @@ class Load:
         return Counter(outcome.error for _number, outcome in self.outcomes if outcome.error)
 
 
+def thought(rng: random.Random, load: Load) -> None:
+    """Sleep a think time; note how late the sleep ended."""
+    seconds = rng.uniform(0.5, 1.5) * THINK_MS / 1000
+    began = time.perf_counter()
+    time.sleep(seconds)
+    load.late.append(time.perf_counter() - began - seconds)
+
+
 def dealer(index: int, session: requests.Session, served: Served, fleet: Fleet, load: Load, server: Gunicorn) -> None:
     rng = random.Random(SEED + index)
     while True:
         for call in visit(rng, fleet):
-            time.sleep(rng.uniform(0.5, 1.5) * THINK_MS / 1000)
+            thought(rng, load)
             number = load.claim()
             if number is None:
                 return
             if number == load.warmup:
-                load.warm_at, load.warm_rss = time.perf_counter(), server.workers()
+                load.warm_at = time.perf_counter()
+            if number in load.checkpoints:
+                load.rss[number] = server.workers()
             outcome = sent(session, served, call)
             with load.lock:
                 load.outcomes.append((number, outcome))
@@ -389,6 +413,10 @@ def load_result(shop: Shop, where: str, solo: dict[str, list[float]], load: Load
     )
 
 
+def mb(workers: dict[int, int]) -> str:
+    return f"{sum(workers.values()) / 1024:.0f} MB"
+
+
 def rss_line(workers: dict[int, int]) -> str:
     each = ", ".join(f"{kb / 1024:.0f}" for kb in workers.values())
     return f"{sum(workers.values()) / 1024:.0f} MB in {len(workers)} workers ({each} MB)"
@@ -441,7 +469,11 @@ def measured(shop: Shop, served: Served, server: Gunicorn, fleet: Fleet, emails:
         f"think time {THINK_MS / 2000:.2f}-{THINK_MS * 1.5 / 1000:.2f} s before each request; "
         f"load ran {time.perf_counter() - began:.0f} s",
         *(f"error alone: {count} x {kind}" for kind, count in solo_errors.items()),
-        f"web RSS after the warm-up {rss_line(load.warm_rss)}; after the last request {rss_line(after)}",
+        f"client: think times ended late by p50 {percentile(load.late, 50) * 1000:.1f} ms, "
+        f"p95 {percentile(load.late, 95) * 1000:.1f} ms (the machine's load on the client side)",
+        "web RSS by request: "
+        + ", ".join(f"{number:,}: {mb(rss)}" for number, rss in sorted(load.rss.items()))
+        + f", {shop.requests:,}: {mb(after)}",
         *server.problems(),
     ]
     result = load_result(shop, described(server.argv), solo, load, details)
@@ -459,8 +491,9 @@ def run_shop(shop: Shop, database_url: str, redis_url: str) -> list[Result]:
             "STORAGE_DIR": app.config["STORAGE_DIR"],
         }
         with tempfile.TemporaryDirectory(prefix="bench-load-log-") as logs:
-            server = Gunicorn(shop.command, config, Path(logs) / "gunicorn.log").start()
+            server = Gunicorn(shop.command, config, Path(logs) / "gunicorn.log")
             try:
+                server.start()
                 return [printed(result, tally) for result in measured(shop, Served(server), server, fleet, emails)]
             finally:
                 server.stop()
