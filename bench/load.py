@@ -227,6 +227,10 @@ class Gunicorn:
         children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
         return {int(child): _rss_kb(int(child)) for child in children}
 
+    def cpu_seconds(self) -> float:
+        """The CPU time (user and system) its workers have used so far."""
+        return sum(_cpu_seconds(pid) for pid in self.workers())
+
     def problems(self) -> list[str]:
         """The server's warnings, errors and tracebacks, counted by kind (time stamps and pids left out)."""
         kinds: Counter[str] = Counter()
@@ -250,6 +254,11 @@ def _rss_kb(pid: int) -> int:
         if line.startswith("VmRSS:"):
             return int(line.split()[1])
     return 0
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime and stime, fields 14 and 15
 
 
 def described(argv: list[str]) -> str:
@@ -286,6 +295,7 @@ class Load:
     ended_at: float = 0.0
     rss: dict[int, dict[int, int]] = field(default_factory=dict)
     late: list[float] = field(default_factory=list)
+    idle_before_errors: list[float] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def claim(self) -> int | None:
@@ -321,6 +331,7 @@ def thought(rng: random.Random, load: Load) -> None:
 
 def dealer(index: int, session: requests.Session, served: Served, fleet: Fleet, load: Load, server: Gunicorn) -> None:
     rng = random.Random(SEED + index)
+    answered = time.perf_counter()
     while True:
         for call in visit(rng, fleet):
             thought(rng, load)
@@ -331,9 +342,12 @@ def dealer(index: int, session: requests.Session, served: Served, fleet: Fleet, 
                 load.warm_at = time.perf_counter()
             if number in load.checkpoints:
                 load.rss[number] = server.workers()
+            idle = time.perf_counter() - answered  # the connection's, since the last answer
             outcome = sent(session, served, call)
+            answered = time.perf_counter()
             with load.lock:
                 load.outcomes.append((number, outcome))
+                load.idle_before_errors.extend([idle] if outcome.error else [])
 
 
 def loaded(sessions: list[requests.Session], served: Served, fleet: Fleet, shop: Shop, server: Gunicorn) -> Load:
@@ -461,16 +475,21 @@ def prepared(app: Flask, shop: Shop, postgres: bool) -> tuple[Fleet, list[str]]:
 def measured(shop: Shop, served: Served, server: Gunicorn, fleet: Fleet, emails: list[str]) -> list[Result]:
     sessions, sign_ins = signed_in(served, emails)
     solo, solo_errors = alone(sessions[0], served, fleet)
-    began = time.perf_counter()
+    began, cpu, client_cpu = time.perf_counter(), server.cpu_seconds(), sum(os.times()[:2])
     load = loaded(sessions, served, fleet, shop, server)
-    after = server.workers()
+    seconds, after = time.perf_counter() - began, server.workers()
+    cpu, client_cpu = server.cpu_seconds() - cpu, sum(os.times()[:2]) - client_cpu
+    idle = ", ".join(f"{value:.2f}" for value in load.idle_before_errors)
     details = [
         f"sign-in once per dealer: p50 {percentile(sign_ins, 50) * 1000:.0f} ms, max {max(sign_ins) * 1000:.0f} ms",
-        f"think time {THINK_MS / 2000:.2f}-{THINK_MS * 1.5 / 1000:.2f} s before each request; "
-        f"load ran {time.perf_counter() - began:.0f} s",
+        f"think time {THINK_MS / 2000:.2f}-{THINK_MS * 1.5 / 1000:.2f} s before each request; load ran {seconds:.0f} s",
         *(f"error alone: {count} x {kind}" for kind, count in solo_errors.items()),
         f"client: think times ended late by p50 {percentile(load.late, 50) * 1000:.1f} ms, "
-        f"p95 {percentile(load.late, 95) * 1000:.1f} ms (the machine's load on the client side)",
+        f"p95 {percentile(load.late, 95) * 1000:.1f} ms, max {max(load.late) * 1000:.0f} ms",
+        f"CPU during the load: web workers {cpu / seconds:.2f} CPUs ({cpu / len(load.outcomes) * 1000:.1f} ms a "
+        f"request), this process (dealers, sandboxes) {client_cpu / seconds:.2f}; machine's load average "
+        + " ".join(f"{value:.1f}" for value in os.getloadavg()),
+        *([f"each failed request's connection had been idle {idle} s (gunicorn's keepalive: 2 s)"] if idle else []),
         "web RSS by request: "
         + ", ".join(f"{number:,}: {mb(rss)}" for number, rss in sorted(load.rss.items()))
         + f", {shop.requests:,}: {mb(after)}",
