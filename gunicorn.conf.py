@@ -10,6 +10,11 @@ access_log_format = "%(t)s %(h)s %(m)s %(U)s %(s)s %(M)sms rid=%({x-request-id}o
 # gunicorn 25+ opens a control socket at one path per user ($XDG_RUNTIME_DIR or ~/.gunicorn/gunicorn.ctl), so two
 # instances (two `make run` in different folders) would share it. Nothing here uses gunicornc: open none.
 control_socket_disable = True
+# How long a kept-alive connection waits for the next request. gunicorn's default (2 s) is about a clerk's pause between
+# two clicks: the load test's clients (issue 32) reused connections the server was closing at that moment and got
+# "connection reset" (a browser resends such a request, a script does not). Behind a proxy, keep its upstream
+# keep-alive shorter than this, so the proxy closes first.
+keepalive = 5
 
 
 def on_starting(_server) -> None:

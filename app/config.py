@@ -272,8 +272,8 @@ def from_env(environ: os._Environ[str] | dict[str, str] | None = None) -> dict:
         # VIN-less browsing reads its lists live: each upstream call's timeout and its retries on another proxy.
         "BROWSE_UPSTREAM_TIMEOUT_MS": int(env.get("BROWSE_UPSTREAM_TIMEOUT_MS", "5000") or 5000),
         "BROWSE_UPSTREAM_RETRIES": int(env.get("BROWSE_UPSTREAM_RETRIES", "1") or 0),
-        # Megabytes of rendered catalog fragments kept per process (app.core.fragments); 0 turns the cache off.
-        "FRAGMENT_CACHE_MB": float(env.get("FRAGMENT_CACHE_MB", "32") or 0),
+        # Megabytes of rendered fragments kept per process, as Python holds them (app.core.fragments); 0: no cache.
+        "FRAGMENT_CACHE_MB": float(env.get("FRAGMENT_CACHE_MB", "64") or 0),
         "INTERNAL_API_TOKEN": env.get("INTERNAL_API_TOKEN", ""),
         "WTF_CSRF_TIME_LIMIT": None,
         # Object storage for schema pictures (app/storage); STORAGE_URL, above, is the public address.

@@ -423,11 +423,11 @@ def page_html(client: Client, samples: list[Sample], app: Flask) -> Result:
 def fragment_cache_off(app: Flask) -> Iterator[None]:
     """The app's fragment cache neither read nor filled meanwhile (what it holds stays)."""
     cache = app.extensions[FRAGMENT_CACHE]
-    budget, cache.max_chars = cache.max_chars, 0
+    budget, cache.max_bytes = cache.max_bytes, 0
     try:
         yield
     finally:
-        cache.max_chars = budget
+        cache.max_bytes = budget
 
 
 class PageResources(HTMLParser):

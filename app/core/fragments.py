@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import sys
 import threading
 from collections import OrderedDict
 from datetime import date, datetime
@@ -46,17 +47,18 @@ class _InexactError(TypeError):
 
 
 class FragmentCache:
-    """At most `max_chars` characters of rendered HTML (about as many bytes: the markup is mostly ASCII), the least
-    recently used going first; a fragment larger than that whole budget is rendered and not kept."""
+    """At most `max_bytes` bytes of rendered HTML as Python keeps it in memory (sys.getsizeof: a string holding one
+    Turkish letter beyond Latin-1, ı, ş or ğ, takes two bytes for each of its characters), the least recently used
+    going first; a fragment larger than that whole budget is rendered and not kept."""
 
-    def __init__(self, max_chars: int) -> None:
-        self.max_chars = max_chars
-        self.chars = 0
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self.size = 0
         self._entries: OrderedDict[str, Markup] = OrderedDict()
         self._lock = threading.Lock()
 
     def render(self, template: str, **context: Any) -> Markup:
-        key = _key(template, context) if self.max_chars > 0 else None
+        key = _key(template, context) if self.max_bytes > 0 else None
         if key is None:
             return Markup(render_template(template, **context))  # noqa: S704 - Jinja's autoescaped output
         with self._lock:
@@ -65,7 +67,7 @@ class FragmentCache:
                 self._entries.move_to_end(key)
                 return html
         html = Markup(render_template(template, **context))  # noqa: S704 - Jinja's autoescaped output
-        if len(html) <= self.max_chars:
+        if sys.getsizeof(html) <= self.max_bytes:
             self._keep(key, html)
         return html
 
@@ -74,15 +76,15 @@ class FragmentCache:
             if key in self._entries:  # another thread rendered the same fragment meanwhile
                 return
             self._entries[key] = html
-            self.chars += len(html)
-            while self.chars > self.max_chars:
+            self.size += sys.getsizeof(html)
+            while self.size > self.max_bytes:
                 _oldest, dropped = self._entries.popitem(last=False)
-                self.chars -= len(dropped)
+                self.size -= sys.getsizeof(dropped)
 
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()
-            self.chars = 0
+            self.size = 0
 
 
 # Insertion order is kept in the key (not sorted): a template that loops over a dict shows it in that order.

@@ -3,6 +3,8 @@ bypassed for a context it cannot serialise exactly."""
 
 from __future__ import annotations
 
+import sys
+
 from bs4 import BeautifulSoup
 from flask_babel import refresh
 from flask_wtf.csrf import generate_csrf
@@ -20,7 +22,7 @@ def _main(name: str) -> dict:
 
 
 def test_the_same_content_is_rendered_once_and_new_content_again(app):
-    cache = FragmentCache(max_chars=100_000)
+    cache = FragmentCache(max_bytes=100_000)
     with app.test_request_context("/"):
         links = dealer_links(1)
         first = cache.render(TEMPLATE, main=_main("a"), links=links)
@@ -29,14 +31,14 @@ def test_the_same_content_is_rendered_once_and_new_content_again(app):
 
     assert first is again and "&lt;a&gt;" in first
     assert "&lt;b&gt;" in other and "&lt;a&gt;" not in other
-    assert cache.chars == len(first) + len(other)
+    assert cache.size == sys.getsizeof(first) + sys.getsizeof(other)
 
 
 def test_the_cache_keeps_to_its_budget_dropping_the_least_recently_used(app):
     with app.test_request_context("/"):
         links = dealer_links(1)
-        size = len(FragmentCache(max_chars=0).render(TEMPLATE, main=_main("a"), links=links))
-        cache = FragmentCache(max_chars=2 * size + size // 2)  # room for two
+        size = sys.getsizeof(FragmentCache(max_bytes=0).render(TEMPLATE, main=_main("a"), links=links))
+        cache = FragmentCache(max_bytes=2 * size + size // 2)  # room for two
         first = cache.render(TEMPLATE, main=_main("a"), links=links)
         first_b = cache.render(TEMPLATE, main=_main("b"), links=links)
         assert cache.render(TEMPLATE, main=_main("a"), links=links) is first  # "a" is now the most recent
@@ -45,21 +47,21 @@ def test_the_cache_keeps_to_its_budget_dropping_the_least_recently_used(app):
         again_b = cache.render(TEMPLATE, main=_main("b"), links=links)
 
     assert kept_a is first
-    assert len(cache._entries) == 2 and cache.chars <= cache.max_chars
+    assert len(cache._entries) == 2 and cache.size <= cache.max_bytes
     assert again_b is not first_b and again_b == first_b  # rendered again, the same HTML
 
 
 def test_a_fragment_larger_than_the_whole_budget_is_rendered_and_not_kept(app):
-    cache = FragmentCache(max_chars=50)
+    cache = FragmentCache(max_bytes=50)
     with app.test_request_context("/"):
         html = cache.render(TEMPLATE, main=_main("a"), links=dealer_links(1))
 
     assert "&lt;a&gt;" in html and len(html) > 50
-    assert not cache._entries and cache.chars == 0
+    assert not cache._entries and cache.size == 0
 
 
 def test_a_context_that_cannot_be_serialised_exactly_is_rendered_each_time(app):
-    cache = FragmentCache(max_chars=100_000)
+    cache = FragmentCache(max_bytes=100_000)
     with app.test_request_context("/"):
         vehicle = Vehicle(vin="WVWZZZAUZHW100001", brand_name="Volkswagen", model="Golf", source="catapi")
         html = cache.render(TEMPLATE, main=_main("a"), links=dealer_links(1), vehicle=vehicle)
@@ -68,7 +70,7 @@ def test_a_context_that_cannot_be_serialised_exactly_is_rendered_each_time(app):
 
 
 def test_the_locale_is_part_of_the_key(app):
-    cache = FragmentCache(max_chars=100_000)
+    cache = FragmentCache(max_bytes=100_000)
     for language in ("tr", "en"):
         with app.test_request_context(f"/?lang={language}"):
             refresh()  # the test's app context has cached a locale
@@ -79,7 +81,7 @@ def test_the_locale_is_part_of_the_key(app):
 
 def test_a_kept_form_gets_each_request_s_own_csrf_token(app, monkeypatch):
     """The fragment is kept with a slot where its forms' token goes; each render fills it with the request's token."""
-    cache = FragmentCache(max_chars=100_000)
+    cache = FragmentCache(max_bytes=100_000)
     monkeypatch.setitem(app.extensions, EXTENSION_KEY, cache)
     template = app.jinja_env.from_string('<form method="post">{{ form_token_field }}</form>')
     monkeypatch.setattr(app.jinja_env, "get_template", lambda name, *args, **kwargs: template)
