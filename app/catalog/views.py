@@ -17,6 +17,7 @@ from typing import Any
 
 from flask import Blueprint, Response, redirect, render_template, request, url_for
 from flask_login import current_user
+from markupsafe import Markup
 
 from app.catalog import deep_links, references, services
 from app.catalog.dealer_pages import category_answer, closed_tree, page_answer, refused_answer
@@ -32,6 +33,7 @@ from app.catalog.presenters import (
     search_main,
 )
 from app.core.errors import ApiError
+from app.core.fragments import render_fragment
 from app.core.htmx import vary_on_htmx, wants_fragment
 from app.vehicles.models import Vehicle
 from app.vehicles.services import get_vehicle
@@ -108,6 +110,23 @@ def children(vehicle_id: int, category_id: int):
     opened = opened_node(found, services.children_of(vehicle, found, current_user))
     html = render_template("catalog/_tree_node.html", links=dealer_links(vehicle.id), node=opened, current=None)
     return vary_on_htmx(Response(html))
+
+
+@bp.app_template_global("catalog_tree")
+def tree_html(tree: dict[str, Any], links: Any) -> Markup:
+    """The tree, kept in the fragment cache without its current category: the drawings of one group share one kept
+    tree, and the current one's link is marked after, at the end of its tag as the macro would (each tree link names
+    its category once)."""
+    html = render_fragment("catalog/_tree.html", tree={**tree, "current": None}, links=links)
+    current = tree.get("current")
+    if current is None:
+        return html
+    text = str(html)
+    start = text.find(f'class="tree-link" data-category-id="{int(current)}"')
+    end = text.find(">", start)  # the link's attributes hold no ">" (escaped in their values)
+    if start < 0 or end < 0:
+        return html
+    return Markup(f'{text[:end]} aria-current="page"{text[end:]}')  # noqa: S704 - our markup, a constant added
 
 
 # --- answers ------------------------------------------------------------------------------------------------------

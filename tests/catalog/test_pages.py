@@ -11,6 +11,7 @@ import pytest
 import sqlalchemy as sa
 
 from app.catalog.models import Category, Part
+from app.core.fragments import EXTENSION_KEY as FRAGMENT_CACHE
 from app.core.i18n import LOCALE_COOKIE
 from app.extensions import db
 from app.sources.sandbox.catalog import VIN_GOLF
@@ -80,6 +81,27 @@ def test_the_vehicle_page_shows_the_facts_the_tree_and_the_root_groups(client, b
 
 def _theme_script(client) -> str:
     return str(client.application.jinja_env.globals["theme_script"])
+
+
+def test_sibling_drawings_share_one_kept_tree_each_marking_only_its_own_category(app, client, bmw, upstreams):
+    """The tree is kept without its current category (app.catalog.views.tree_html): two drawings of one group are
+    one kept tree, and each page marks its own link, and only it."""
+    leaf = first_leaf(client, bmw)
+    parent = leaf["ancestors"][-1]["id"]
+    siblings = [child["id"] for child in get(client, f"/api/vehicles/{bmw}/categories/{parent}")["children"]]
+    assert len(siblings) >= 2
+    for category_id in siblings[:2]:  # fetched, so the tree's counts stay as they are
+        get(client, f"/api/vehicles/{bmw}/categories/{category_id}")
+    kept = app.extensions[FRAGMENT_CACHE]
+    kept.clear()
+
+    for category_id in siblings[:2] * 2:
+        tree = tree_area(page(client, f"/vehicles/{bmw}/categories/{category_id}"))
+        marked = re.findall(r'data-category-id="(\d+)"[^>]*aria-current="page"', tree)
+        assert marked == [str(category_id)] and tree.count('aria-current="page"') == 1
+
+    trees = [html for html in kept._entries.values() if 'class="catalog-tree' in html]
+    assert len(trees) == 1 and 'aria-current="page"' not in trees[0]
 
 
 def test_a_deep_link_shows_breadcrumbs_and_parts_with_the_tree_opened_down_to_it(client, bmw, upstreams):
