@@ -11,7 +11,7 @@ import pytest
 
 from tests.catalog.test_query_counts import HX, SHARED_CODE, brand, catalog_of  # noqa: F401 - fixture used here
 from tests.support.payments import sign_in_client
-from tests.support.queries import statements_of
+from tests.support.queries import keep_session, statements_of
 from tests.support.shelf import shelf_list
 
 # catalog_of's first leaf: SHARED_CODE (1K0 129 620 D), then the coils 06A 905 000, 06A 905 001...
@@ -222,6 +222,7 @@ def test_a_list_costs_one_query_per_page_and_one_per_further_chain_step(app, cli
     url = path.format(vehicle=drawing.vehicle_id, leaf=drawing.leaf_id)
 
     def statements() -> int:
+        keep_session(client)
         return len(statements_of(app, lambda: client.get(url))[1])
 
     def statements_with(rows: list[dict]) -> int:

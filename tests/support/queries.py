@@ -37,3 +37,11 @@ def statements_of(app: Flask, request) -> tuple[object, list[str]]:
     with counted_statements(app) as statements:
         response = request()
     return response, list(statements)
+
+
+def keep_session(client) -> None:
+    """Have the process keep `client`'s session (app.auth.session_cache), as for a dealer already at work: the first
+    request teaches it the session's user, the next reads the rows under that user's tokens and keeps them. Then a
+    request's statements are its own, with no session read among them."""
+    for _ in range(2):
+        client.get("/api/auth/get-session")
