@@ -11,6 +11,7 @@ Run with `make bench-catalog` or `.venv/bin/python -m bench.catalog` (see bench/
 
 from __future__ import annotations
 
+import os
 import random
 import sys
 import time
@@ -49,12 +50,23 @@ from bench.stack import (
 from tests.support.dealers import commit_full_plan_dealer
 
 DEFAULT_DATABASE_URL = "postgresql://postgres@127.0.0.1:5432/bench_catalog"
-VEHICLES = 100
-DETAIL_SAMPLES = 150  # categories across the fleet, leaves and groups as the tree has them
-SEARCH_SAMPLES = 60  # (vehicle, query) pairs
-ROUNDS = 3
+
+
+def _knob(name: str, default: int) -> int:
+    """A size the environment may lower for a quick run (BENCH_CATALOG_<name>); the printed figures are then
+    indicative only."""
+    return int(os.environ.get(f"BENCH_CATALOG_{name}", "").strip() or default)
+
+
+VEHICLES = _knob("VEHICLES", 100)
+SAMPLE_SCALE = _knob("SAMPLES_PERCENT", 100) / 100  # of every benchmark's sample count
+DETAIL_SAMPLES = max(1, int(150 * SAMPLE_SCALE))  # categories across the fleet, leaves and groups as the tree has them
+SEARCH_SAMPLES = max(1, int(60 * SAMPLE_SCALE))  # (vehicle, query) pairs
+ROUNDS = _knob("ROUNDS", 3)
 SQL_MAX_RATIO = 2.0
-WHERE_USED_SAMPLES = 60  # part rows of the fleet, whose codes every vehicle carries (the copies)
+WHERE_USED_SAMPLES = max(
+    1, int(60 * SAMPLE_SCALE)
+)  # part rows of the fleet, whose codes every vehicle carries (the copies)
 WHERE_USED_MAX_RATIO = 2.0
 PAGE_MAX_RATIO = 1.5
 # The vehicle page with a leaf open (the Golf's longest parts table), as a browser fetches it: the HTML, its
@@ -70,7 +82,7 @@ BROWSER_ENCODINGS = "gzip, deflate, br, zstd"  # what Chromium accepts
 # without a list opens the same drawings. Inserted in bulk (the import job has its own benchmark, bench/shelf.py).
 SHELF_ROWS = 200_000
 SHELF_REPLACED_EVERY = 25
-SHELF_SAMPLES = 60  # leaves across the fleet
+SHELF_SAMPLES = max(1, int(60 * SAMPLE_SCALE))  # leaves across the fleet
 SHELF_PAGE_MAX_RATIO = 1.1
 SHELF_BATCH = 20_000
 SHELFLESS_EMAIL = "bench-no-list@example.com"
