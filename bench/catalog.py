@@ -36,6 +36,7 @@ from app.shelf.models import ShelfActive, ShelfImport, ShelfItem, ShelfNumber
 from app.sources.sandbox.catalog import VIN_GOLF
 from app.vehicles.models import Vehicle
 from bench.measure import Result, in_turns, latency, ratios, within_ratio
+from bench.minimal import MinimalQueries
 from bench.sql import BareSql, SqlRecorder
 from bench.stack import (
     EMAIL,
@@ -68,6 +69,9 @@ WHERE_USED_SAMPLES = max(
     1, int(60 * SAMPLE_SCALE)
 )  # part rows of the fleet, whose codes every vehicle carries (the copies)
 WHERE_USED_MAX_RATIO = 2.0
+# The app's request against the minimal query of its answer (bench.minimal), for the detail, search and where-used.
+MINIMAL_MAX_RATIO = 2.5
+MINIMAL = "minimal query"
 PAGE_MAX_RATIO = 1.5
 # The vehicle page with a leaf open (the Golf's longest parts table), as a browser fetches it: the HTML, its
 # stylesheets and scripts as transferred (compressed), the picture not counted.
@@ -240,6 +244,7 @@ class Sample:
     path: str
     statements: list[tuple[str, object]] = field(default_factory=list)
     panel: str = ""  # where-used: the same lookup as the parts table's panel (HTMX) of one row carrying the code
+    minimal: tuple[object, ...] = ()  # the arguments of its minimal query (bench.minimal.MinimalQueries)
 
 
 def detail_samples(app: Flask, rng: random.Random) -> list[Sample]:
@@ -248,7 +253,7 @@ def detail_samples(app: Flask, rng: random.Random) -> list[Sample]:
         rows = db.session.execute(sa.select(Category.vehicle_id, Category.id).order_by(Category.id)).all()
         db.session.remove()
     return [
-        Sample(f"/api/vehicles/{vehicle}/categories/{category}")
+        Sample(f"/api/vehicles/{vehicle}/categories/{category}", minimal=(vehicle, category))
         for vehicle, category in rng.sample(rows, DETAIL_SAMPLES)
     ]
 
@@ -260,9 +265,10 @@ def search_samples(app: Flask, rng: random.Random) -> list[Sample]:
         codes = list(db.session.scalars(sa.select(Part.oem_code).where(Part.vehicle_id == vehicles[0]).limit(2000)))
         db.session.remove()
     queries = [*SEARCH_WORDS, *(code[:6] for code in rng.sample(codes, 3))]
+    pairs = [(rng.choice(vehicles), rng.choice(queries)) for _ in range(SEARCH_SAMPLES)]
     return [
-        Sample(f"/api/categories/search/{rng.choice(vehicles)}?q={requests.utils.quote(rng.choice(queries))}")
-        for _ in range(SEARCH_SAMPLES)
+        Sample(f"/api/categories/search/{vehicle}?q={requests.utils.quote(query)}", minimal=(vehicle, query))
+        for vehicle, query in pairs
     ]
 
 
@@ -297,12 +303,16 @@ def where_used_samples(app: Flask, rng: random.Random) -> list[Sample]:
             .order_by(Part.id)
         ).all()
         db.session.remove()
+    typed = [
+        (vehicle, part, rng.choice(CODE_TYPINGS)(code)) for vehicle, part, code in rng.sample(rows, WHERE_USED_SAMPLES)
+    ]
     return [
         Sample(
-            f"/api/parts/{requests.utils.quote(rng.choice(CODE_TYPINGS)(code), safe='')}/where-used",
+            f"/api/parts/{requests.utils.quote(code, safe='')}/where-used",
             panel=f"/vehicles/{vehicle}/parts/{part}/where-used",
+            minimal=(code,),
         )
-        for vehicle, part, code in rng.sample(rows, WHERE_USED_SAMPLES)
+        for vehicle, part, code in typed
     ]
 
 
@@ -318,6 +328,7 @@ class Client:
     recorder: SqlRecorder
     bare: BareSql
     wsgi: FlaskClient
+    minimal: MinimalQueries
 
     def call(self, path: str, **headers: str) -> None:
         """The request handed to the app in this process (WSGI), without the HTTP server and client around it."""
@@ -365,41 +376,59 @@ def statements_line(samples: list[Sample]) -> str:
 # --- the benchmarks -----------------------------------------------------------------------------------------------
 
 
-def category_detail(client: Client, samples: list[Sample]) -> Result:
-    return against_sql(client, samples, "1. category detail from stored data: GET /api/vehicles/<v>/categories/<c>")
+def category_detail(client: Client, samples: list[Sample]) -> list[Result]:
+    title = "1. category detail from stored data: GET /api/vehicles/<v>/categories/<c>"
+    return against_sql(client, samples, title, client.minimal.detail)
 
 
-def vehicle_search(client: Client, samples: list[Sample]) -> Result:
-    return against_sql(client, samples, "2. in-vehicle search: GET /api/categories/search/<v>?q=")
+def vehicle_search(client: Client, samples: list[Sample]) -> list[Result]:
+    title = "2. in-vehicle search: GET /api/categories/search/<v>?q="
+    return against_sql(client, samples, title, client.minimal.search)
 
 
-def where_used(client: Client, samples: list[Sample]) -> Result:
+def where_used(client: Client, samples: list[Sample]) -> list[Result]:
     """The API against its SQL; the parts table's panel of a row carrying the code (HTMX) is printed for reading."""
     fragment = {"Accept": "text/html", "HX-Request": "true"}
     panel = {"panel (HTMX)": lambda sample: client.call(sample.panel, **fragment)}
     title = "4. where-used: GET /api/parts/<oem>/where-used"
-    return against_sql(client, samples, title, target=WHERE_USED_MAX_RATIO, extra=panel)
+    return against_sql(client, samples, title, client.minimal.where_used, target=WHERE_USED_MAX_RATIO, extra=panel)
 
 
 def against_sql(
     client: Client,
     samples: list[Sample],
     title: str,
+    minimal: Callable[..., object],
     target: float = SQL_MAX_RATIO,
     extra: dict[str, Contender] | None = None,
-) -> Result:
-    """The app's handling of the request (WSGI, in this process) against its recorded statements run bare; `extra`
-    contenders are timed beside them, for reading."""
+) -> list[Result]:
+    """The app's handling of the request (WSGI, in this process) against its recorded statements run bare, and
+    against the answer's minimal query (bench.minimal), all in the same turns; `extra` contenders are timed beside
+    them, for reading."""
     contenders = {
         "app": lambda sample: client.call(sample.path),
         "bare SQL": lambda sample: client.bare.run(sample.statements),
+        MINIMAL: lambda sample: minimal(*sample.minimal),
         "app over HTTP": lambda sample: client.get(sample.path),
         **(extra or {}),
     }
     times = in_turns(samples, contenders, ROUNDS)
     result = compared(title, times, ("app", "bare SQL"), target, http=("app over HTTP", "bare SQL"))
     result.details.append(statements_line(samples))
-    return result
+    return [result, against_minimal(title, times)]
+
+
+def against_minimal(title: str, times: dict[str, list[float]]) -> Result:
+    """The same turns' app against the answer's minimal query: the app's whole request (session, vehicle and plan
+    checks, its statements, the answer's building) over the one statement the answer's rows need."""
+    name = f"{title.split('.')[0]}b. {title.split('. ', 1)[1].split(':')[0]}: app / minimal query"
+    bare = f"recorded SQL / minimal query p50 {_ratio(times['bare SQL'], times[MINIMAL])}"
+    return within_ratio(name, ("app", times["app"]), (MINIMAL, times[MINIMAL]), MINIMAL_MAX_RATIO, [bare])
+
+
+def _ratio(current: list[float], baseline: list[float]) -> str:
+    p50, p95 = ratios(current, baseline)
+    return f"{p50:.2f}  p95 {p95:.2f}"
 
 
 def page_html(client: Client, samples: list[Sample], app: Flask) -> Result:
@@ -422,13 +451,16 @@ def page_html(client: Client, samples: list[Sample], app: Flask) -> Result:
         "page HTML": page,
         "JSON": lambda sample: client.call(sample.path),
         "first opening": first_opening,
+        MINIMAL: lambda sample: client.minimal.detail(*sample.minimal),
         "fragment": lambda sample: client.call(sample.path.removeprefix("/api"), **fragment),
         "page over HTTP": lambda sample: client.get(sample.path.removeprefix("/api"), **html),
         "JSON over HTTP": lambda sample: client.get(sample.path),
     }
     times = in_turns(samples, contenders, ROUNDS)
     name = "3. vehicle page HTML: GET /vehicles/<v>/categories/<c>"
-    return compared(name, times, ("page HTML", "JSON"), PAGE_MAX_RATIO, http=("page over HTTP", "JSON over HTTP"))
+    result = compared(name, times, ("page HTML", "JSON"), PAGE_MAX_RATIO, http=("page over HTTP", "JSON over HTTP"))
+    result.details.append(f"page HTML / {MINIMAL} (of its category) p50 {_ratio(times['page HTML'], times[MINIMAL])}")
+    return result
 
 
 @contextmanager
@@ -606,7 +638,10 @@ def measure(app: Flask, served: Served, database_url: str, tally: LogTally) -> l
         wsgi = app.test_client()
         for cookie in session.cookies:
             wsgi.set_cookie(cookie.name, cookie.value or "")
-        client = Client(served, session, recorder, bare, wsgi)
+        with app.app_context():
+            user_id = db.session.scalar(sa.select(User.id).where(User.email == EMAIL))
+            db.session.remove()
+        client = Client(served, session, recorder, bare, wsgi, MinimalQueries(bare, user_id))
         details, searches = detail_samples(app, rng), search_samples(app, rng)
         uses = where_used_samples(app, rng)
         drawings = shelf_samples(app, rng)
@@ -615,10 +650,10 @@ def measure(app: Flask, served: Served, database_url: str, tally: LogTally) -> l
         client.record(uses)
         tally.take()  # what the fleet's building logged belongs to none of the results
         return [
-            printed(category_detail(client, details), tally),
-            printed(vehicle_search(client, searches), tally),
+            *(printed(result, tally) for result in category_detail(client, details)),
+            *(printed(result, tally) for result in vehicle_search(client, searches)),
             printed(page_html(client, details, app), tally),
-            printed(where_used(client, uses), tally),
+            *(printed(result, tally) for result in where_used(client, uses)),
             printed(page_weight(client, app), tally),
             printed(fit_answer(client, app), tally),
             printed(shelf_page(client, drawings, shelfless_client(app)), tally),
