@@ -132,7 +132,8 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     app.config.update(overrides)
     # Engine options given are added to the app's own (its JSON reader), not put in their place.
     engine_options = {**defaults["SQLALCHEMY_ENGINE_OPTIONS"], **overrides.get("SQLALCHEMY_ENGINE_OPTIONS", {})}
-    app.config["SQLALCHEMY_ENGINE_OPTIONS"] = engine_options
+    database_url = str(app.config["SQLALCHEMY_DATABASE_URI"])
+    app.config["SQLALCHEMY_ENGINE_OPTIONS"] = settings.engine_options(database_url, engine_options)
     settings.check_production(app.config)  # before anything connects or starts with a missing setting
     app.json = FastJSONProvider(app)
     logging.basicConfig(level=app.config["LOG_LEVEL"], format="%(asctime)s %(levelname)s %(name)s: %(message)s")

@@ -11,6 +11,7 @@ from contextlib import contextmanager
 import psycopg2
 import sqlalchemy as sa
 
+from app.config import POSTGRESQL_OPTIONS
 from bench.measure import Result, in_turns, within_ratio
 
 Statements = list[tuple[str | None, object]]  # None: the app ended its transaction there (a commit or rollback)
@@ -54,7 +55,12 @@ class BareSql:
             self.connection = sqlite3.connect(url.database or ":memory:", isolation_level=None)
         else:
             self.connection = psycopg2.connect(
-                host=url.host, port=url.port or 5432, user=url.username, password=url.password, dbname=url.database
+                host=url.host,
+                port=url.port or 5432,
+                user=url.username,
+                password=url.password,
+                dbname=url.database,
+                options=POSTGRESQL_OPTIONS,  # the app's connections' settings
             )
 
     def run(self, statements: Statements) -> None:

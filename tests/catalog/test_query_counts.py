@@ -10,6 +10,7 @@ from itertools import count
 
 import pytest
 
+from app import config as settings
 from app.billing.models import Brand
 from app.catalog import store
 from app.catalog.providers import Node, PartLine
@@ -148,3 +149,21 @@ def test_the_search_page_decode_from_the_cache_sends_its_pinned_statements(
 
     assert counts[0] == counts[1], counts
     assert counts[0] == DECODE_PAGE_FROM_CACHE, counts
+
+
+def test_postgresql_connections_run_without_jit(app):
+    """The catalog's recursive reads are estimated past jit_above_cost on a fleet, and compiling them cost 30-50 ms of
+    a 1 ms query: the app's PostgreSQL connections run without JIT (app.config.POSTGRESQL_OPTIONS)."""
+    if db.engine.dialect.name != "postgresql":
+        pytest.skip("a PostgreSQL setting")
+    assert db.session.connection().exec_driver_sql("SHOW jit").scalar() == "off"
+
+
+@pytest.mark.parametrize(
+    ("url", "connect_args"),
+    [("sqlite:///x.sqlite3", None), ("postgresql+psycopg2://h/db", {"options": settings.POSTGRESQL_OPTIONS})],
+)
+def test_only_postgresql_engines_get_the_connection_options(url, connect_args):
+    options = settings.engine_options(url, {"json_deserializer": len})
+    assert options.get("connect_args") == connect_args
+    assert options["json_deserializer"] is len
