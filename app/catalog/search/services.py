@@ -68,30 +68,21 @@ def search(vehicle: Vehicle, query: str, user: User | None = None) -> dict[str, 
         .limit(PART_LIMIT + 1),
         {"user_id": user_id},
     ).all()
-    named = (
-        list(
-            db.session.scalars(
-                sa.select(Category)
-                .where(in_vehicle, *(_contains(Category.search_name, word) for word in words))
-                .order_by(Category.id)
-                .limit(CATEGORY_LIMIT + 1)
-            )
-        )
-        if words
-        else []
-    )
     # The leaves with the most hits first, when there are more than the answer holds.
     busiest = sorted(hits, key=lambda category_id: (-hits[category_id], category_id))[: CATEGORY_LIMIT + 1]
-    holders = _categories_by_id(set(busiest) - {category.id for category in named})
+    found = _categories(vehicle, words, {*busiest, *(part.category_id for part in parts[:PART_LIMIT])})
+    named = sorted((category for category in found.values() if category.name_match), key=lambda row: row.id)
+    named_ids = {category.id for category in named}
+    holders = {category_id: found[category_id] for category_id in busiest if category_id not in named_ids}
     truncated = len(parts) > PART_LIMIT or len(named) + len(holders) > CATEGORY_LIMIT
     parts = parts[:PART_LIMIT]
 
     matched = [*named, *sorted(holders.values(), key=lambda category: (-hits[category.id], category.id))]
     matched = matched[:CATEGORY_LIMIT]
-    leaves = _categories_by_id({part.category_id for part in parts} - {category.id for category in matched})
+    shown = {category.id for category in matched}
+    leaves = {part.category_id: found[part.category_id] for part in parts if part.category_id not in shown}
     by_id = {category.id: category for category in [*matched, *leaves.values()]}
     trails = store.ancestor_trails(list(by_id))
-    named_ids = {category.id for category in named}
     english = names.english_wanted()
     targets = store.illustration_index(vehicle.id, {part.reference_code for part in parts if part.reference_code})
     part_views = [
@@ -146,10 +137,23 @@ def _part_match(words: list[str], code: str, user_id: uuid.UUID | None) -> sa.Co
     return sa.or_(*matches) if len(matches) > 1 else matches[0]
 
 
-def _categories_by_id(ids: set[int]) -> dict[int, Category]:
-    if not ids:
+def _categories(vehicle: Vehicle, words: list[str], ids: set[int]) -> dict[int, sa.Row]:
+    """In one query, as plain rows with every column of a category and `name_match`: the vehicle's first
+    CATEGORY_LIMIT + 1 categories (by id) whose name has every word, and the categories `ids` (the leaves holding
+    matching parts)."""
+    named = (
+        sa.select(Category.id)
+        .where(Category.vehicle_id == vehicle.id, *(_contains(Category.search_name, word) for word in words))
+        .order_by(Category.id)
+        .limit(CATEGORY_LIMIT + 1)
+    )
+    name_match = Category.id.in_(named) if words else sa.false()
+    if not words and not ids:
         return {}
-    return {category.id: category for category in db.session.scalars(sa.select(Category).where(Category.id.in_(ids)))}
+    rows = db.session.connection().execute(
+        sa.select(Category.__table__, name_match.label("name_match")).where(sa.or_(name_match, Category.id.in_(ids)))
+    )
+    return {row.id: row for row in rows.all()}
 
 
 def _part_view(
