@@ -303,11 +303,23 @@ def category_view(category: Category, fit_moves: dict[str, int] | None = None) -
 def parts_view(
     vehicle: Vehicle, parts: list[sa.Row], answers: fit_answers.Answers | None = None
 ) -> list[dict[str, Any]]:
-    targets = store.illustration_index(vehicle.id, {part.reference_code for part in parts if part.reference_code})
+    targets = reference_targets(vehicle, parts)
     english = names.english_wanted()
     colleagues = answers.colleagues if answers is not None else {}
     locale = str(get_locale())
     return [part_view(part, targets, english, colleagues, locale) for part in parts]
+
+
+def reference_targets(vehicle: Vehicle, parts: list[sa.Row]) -> dict[str, int]:
+    """The categories of the vehicle's illustrations the reference rows among `parts` point to, by code: read with
+    the rows when they carry them (store.parts), else looked up."""
+    codes = {part.reference_code for part in parts if part.reference_code}
+    if not codes:
+        return {}
+    if store.REFERENCE_TARGET not in parts[0]._fields:
+        return store.illustration_index(vehicle.id, codes)
+    read = (getattr(part, store.REFERENCE_TARGET) for part in parts)
+    return {part.reference_code: target for part, target in zip(parts, read, strict=True) if target is not None}
 
 
 def part_view(

@@ -9,6 +9,7 @@ from typing import Any
 
 import sqlalchemy as sa
 from flask import current_app, g, has_request_context
+from sqlalchemy.orm import aliased
 
 from app.catalog import names
 from app.catalog.fit import services as fit
@@ -220,8 +221,8 @@ def children(category_id: int) -> list[Category]:
 
 def parts(category_id: int, user_id: uuid.UUID | None = None) -> list[sa.Row]:
     """The leaf's part rows, as plain rows with the columns a part view reads (the page's hottest read): PART_COLUMNS,
-    then FIT_COLUMNS with the dealer's own fit where his answers changed it, his "only what fits" switch and his
-    list in use (the import id of his shelf list, null for none)."""
+    then FIT_COLUMNS with the dealer's own fit where his answers changed it, his "only what fits" switch, his list
+    in use (the import id of his shelf list, null for none) and a reference row's target (REFERENCE_TARGET)."""
     return _rows(_PARTS_OF, {"category_id": category_id, "user_id": user_id}).all()
 
 
@@ -307,10 +308,30 @@ _FITTING_ONLY = (
     .label("fitting_only")
 )
 
+
+def _reference_target() -> sa.Label[int | None]:
+    """A reference row's target: the category of its vehicle whose illustration code the row points to (the last by
+    id when two carry it, as illustration_index's answer keeps the last); null for other rows, which run no
+    subquery."""
+    own, target = aliased(Category), aliased(Category)
+    vehicle = sa.select(own.vehicle_id).where(own.id == Part.category_id).correlate(Part).scalar_subquery()
+    found = (
+        sa.select(target.id)
+        .where(target.vehicle_id == vehicle, target.illustration_code == Part.reference_code)
+        .order_by(target.id.desc())
+        .limit(1)
+        .correlate(Part)
+        .scalar_subquery()
+    )
+    return sa.case((Part.reference_code.is_not(None), found)).label(REFERENCE_TARGET)
+
+
+REFERENCE_TARGET = "reference_target"
+
 # So does the dealer's list in use (app.shelf.lookup), which a page of rows is matched against: a dealer without one
-# costs the page no statement.
+# costs the page no statement; and each reference row's target (parts_view), which cost a statement of its own.
 _PARTS_OF = (
-    sa.select(*PART_COLUMNS, *FIT_COLUMNS, _FITTING_ONLY, *shelf_lookup.active_list_columns())
+    sa.select(*PART_COLUMNS, *FIT_COLUMNS, _FITTING_ONLY, *shelf_lookup.active_list_columns(), _reference_target())
     .outerjoin(PartFit, FIT_JOIN)
     .where(Part.category_id == sa.bindparam("category_id"))
     .order_by(Part.sort_order, Part.id)
