@@ -192,21 +192,39 @@ def _statements(carries: sa.ColumnElement[bool]) -> _Statements:
         .where(*coded)
         .group_by(_BRAND)
     )
-    rows = (
+    brands = _BRAND.in_(sa.bindparam("brands", expanding=True))
+    return _Statements(counts, _rows_statement(coded), _rows_statement((*coded, brands)))
+
+
+_ORDER = (Vehicle.brand_name, Vehicle.model, Vehicle.id, Part.category_id, Part.sort_order, Part.id)
+
+
+def _rows_statement(conditions: tuple[sa.ColumnElement[bool], ...]) -> sa.Select:
+    """The first :limit rows meeting `conditions`, in the answer's order, with their leaf, vehicle and fit: the page
+    is chosen first and its leaves looked up after, by primary key (joined before the limit, PostgreSQL hashed the
+    whole category table for the fifty rows: 7 ms of an 8 ms statement on the bench fleet)."""
+    page = (
+        sa.select(Part.id)
+        .join(Vehicle, Vehicle.id == Part.vehicle_id)
+        .where(*conditions)
+        .order_by(*_ORDER)
+        .limit(sa.bindparam("limit"))
+        .subquery("page")
+    )
+    return (
         sa.select(
             *_PART_FIELDS.values(),
             *_LEAF_FIELDS.values(),
             *_VEHICLE_FIELDS.values(),
             *shelf_lookup.active_list_columns(),
         )
+        .select_from(page)
+        .join(Part, Part.id == page.c.id)
         .join(Category, Category.id == Part.category_id)
         .join(Vehicle, Vehicle.id == Part.vehicle_id)
         .outerjoin(PartFit, store.FIT_JOIN)
-        .where(*coded)
-        .order_by(Vehicle.brand_name, Vehicle.model, Vehicle.id, Part.category_id, Part.sort_order, Part.id)
-        .limit(sa.bindparam("limit"))
+        .order_by(*_ORDER)
     )
-    return _Statements(counts, rows, rows.where(_BRAND.in_(sa.bindparam("brands", expanding=True))))
 
 
 # Built once: each request only binds its values.
