@@ -16,6 +16,7 @@ from functools import cache, lru_cache
 from typing import Any
 
 from babel.numbers import get_currency_symbol, get_decimal_symbol, get_group_symbol
+from flask_babel import get_locale
 from flask_babel import gettext as _
 
 from app.core.text import fold_code
@@ -40,14 +41,17 @@ def add_shelf(user_id: uuid.UUID | None, parts: list[dict[str, Any]], in_use: lo
 # --- the parts table's line ---------------------------------------------------------------------------------------
 
 
-def shelf_lines(parts: list[dict[str, Any]]) -> list[dict[str, Any] | None]:
-    """What the parts table shows of each row's `shelf` (None for a row without), the texts looked up once for the
-    page: its summary (stock, price, own code: pieces the table joins with " · "), how it matched and its current
-    number."""
-    if not any(part.get("shelf") for part in parts):
-        return [None] * len(parts)
-    texts = _Texts.current()
-    return [texts.line(part["shelf"]) if part.get("shelf") else None for part in parts]
+def shelf_line(shelf: dict[str, Any] | None) -> dict[str, Any] | None:
+    """What the parts table shows of a row's `shelf` (None for a row without): its summary (stock, price, own code:
+    pieces the table joins with " · "), how it matched and its current number. A template global: the parts tables
+    call it inside the kept fragment, so a kept table costs it nothing (its `shelf` is in the fragment's key)."""
+    return _texts(str(get_locale())).line(shelf) if shelf else None
+
+
+@lru_cache(maxsize=8)
+def _texts(_locale: str) -> _Texts:
+    """The line's texts in a language, looked up once (the request's language is the one asked)."""
+    return _Texts.current()
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from flask import Response, render_template
 from flask_babel import gettext as _
 
 from app.accounts.models import User
-from app.catalog import deep_links, on_shelf, services
+from app.catalog import deep_links, services
 from app.catalog.fit import presenters as fit_presenters
 from app.catalog.models import Category
 from app.catalog.search import services as search
@@ -93,24 +93,23 @@ def search_main(vehicle: Vehicle, raw_query: str, user: User | None = None) -> d
             **fit_presenters.with_fit(part),
             "trail": [_crumb(step) for step in part["breadcrumb"]],
             "leafId": part["leaf"]["id"],
-            "shelfLine": shelf_line,
         }
-        for part, shelf_line in zip(_with_copy_labels(found_parts), on_shelf.shelf_lines(found_parts), strict=True)
+        for part in _with_copy_labels(found_parts)
     ]
     return {**main, **found, "categories": categories, "parts": parts}
 
 
 def _part_rows(rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], dict[str, str]]:
     """The table's rows (fit_presenters.with_fit's copies, filled in here), the first row of each position carrying
-    that position's anchor (what a hotspot links to), each with its copy button's name and its shelf line."""
+    that position's anchor (what a hotspot links to), each with its copy button's name."""
     anchors: dict[str, str] = {}
     label = _copy_label_pattern()
-    for row, shelf_line in zip(rows, on_shelf.shelf_lines(rows), strict=True):
+    for row in rows:
         position = row["position"]
         anchor = None
         if position and position not in anchors:
             anchor = anchors[position] = f"pos-{len(anchors) + 1}"
-        row.update(anchor=anchor, shelfLine=shelf_line, copyLabel=label % {"code": row["oemCode"]})
+        row.update(anchor=anchor, copyLabel=label % {"code": row["oemCode"]})
     return rows, anchors
 
 

@@ -19,7 +19,7 @@ from flask import Blueprint, Response, redirect, render_template, request, url_f
 from flask_login import current_user
 from markupsafe import Markup
 
-from app.catalog import deep_links, references, services
+from app.catalog import deep_links, on_shelf, references, services
 from app.catalog.dealer_pages import category_answer, closed_tree, page_answer, refused_answer
 from app.catalog.models import Category
 from app.catalog.page_links import dealer_links
@@ -110,6 +110,9 @@ def children(vehicle_id: int, category_id: int):
     opened = opened_node(found, services.children_of(vehicle, found, current_user))
     html = render_template("catalog/_tree_node.html", links=dealer_links(vehicle.id), node=opened, current=None)
     return vary_on_htmx(Response(html))
+
+
+bp.add_app_template_global(on_shelf.shelf_line, "shelf_line")
 
 
 @bp.app_template_global("catalog_tree")
