@@ -31,11 +31,9 @@ def add_shelf(user_id: uuid.UUID | None, parts: list[dict[str, Any]], in_use: lo
     if in_use is None or user_id is None:
         return
     keyed = [(fold_code(part["oemCode"]), part) for part in parts if part["oemCode"] and not part.get("reference")]
-    hits = lookup.hits_for_keys({key: part["oemCode"] for key, part in keyed}, in_use)
+    views = lookup.views_for_keys({key: part["oemCode"] for key, part in keyed}, in_use)
     for key, part in keyed:
-        hit = hits.get(key)
-        if hit is not None:
-            part["shelf"] = lookup.hit_view(hit)
+        part["shelf"] = views.get(key)
 
 
 # --- the parts table's line ---------------------------------------------------------------------------------------

@@ -178,6 +178,20 @@ def hits_for_keys(asked: dict[str, str], in_use: ListInUse | None) -> dict[str, 
     return dict(hits)
 
 
+def views_for_keys(asked: dict[str, str], in_use: ListInUse | None) -> dict[str, dict[str, Any]]:
+    """hits_for_keys' answer as hit_view shows each hit, kept beside the hits: a page asked again reuses the same
+    views (only read: the part views of every page that asks share them)."""
+    asked = {key: number for key, number in asked.items() if key and len(key) <= MAX_KEY_LENGTH}
+    if in_use is None or not asked:
+        return {}
+    cache_key = (in_use, tuple(sorted(asked.items())))
+    views = _VIEWS.get(cache_key)
+    if views is None:
+        made = {key: hit_view(hit) for key, hit in hits_for_keys(asked, in_use).items()}
+        views = _VIEWS.keep(cache_key, made)
+    return views
+
+
 def _looked_up(asked: dict[str, str], import_id: int) -> dict[str, ShelfHit]:
     reader = _ListReader(import_id)
     reader.read(asked)
@@ -197,17 +211,17 @@ class _HitsCache:
 
     def __init__(self, max_entries: int) -> None:
         self.max_entries = max_entries
-        self._entries: OrderedDict[Hashable, dict[str, ShelfHit]] = OrderedDict()
+        self._entries: OrderedDict[Hashable, dict[str, Any]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, key: Hashable) -> dict[str, ShelfHit] | None:
+    def get(self, key: Hashable) -> dict[str, Any] | None:
         with self._lock:
             hits = self._entries.get(key)
             if hits is not None:
                 self._entries.move_to_end(key)
             return hits
 
-    def keep(self, key: Hashable, hits: dict[str, ShelfHit]) -> dict[str, ShelfHit]:
+    def keep(self, key: Hashable, hits: dict[str, Any]) -> dict[str, Any]:
         with self._lock:
             self._entries[key] = hits
             while len(self._entries) > self.max_entries:
@@ -216,6 +230,7 @@ class _HitsCache:
 
 
 _HITS = _HitsCache(max_entries=256)
+_VIEWS = _HitsCache(max_entries=256)  # the same answers as hit_view shows them (views_for_keys)
 
 
 def _matched_number(kind: str, row: ShelfRow, asked: str) -> str:
