@@ -14,7 +14,7 @@ from __future__ import annotations
 import threading
 import uuid
 from collections import OrderedDict
-from collections.abc import Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
@@ -168,28 +168,32 @@ def hits_for_keys(asked: dict[str, str], in_use: ListInUse | None) -> dict[str, 
     """shelf_for's answer for numbers already folded: `asked` maps each search key to the number as written, on the
     list `in_use` (None: no list, no query). A page asked again of the same list is answered from the process's
     memory (`_HitsCache`)."""
-    asked = {key: number for key, number in asked.items() if key and len(key) <= MAX_KEY_LENGTH}
-    if in_use is None or not asked:
-        return {}
-    cache_key = (in_use, tuple(sorted(asked.items())))
-    hits = _HITS.get(cache_key)
-    if hits is None:
-        hits = _HITS.keep(cache_key, _looked_up(asked, in_use.import_id))
-    return dict(hits)
+    return dict(_kept(_HITS, asked, in_use, lambda asked, in_use: _looked_up(asked, in_use.import_id)))
 
 
 def views_for_keys(asked: dict[str, str], in_use: ListInUse | None) -> dict[str, dict[str, Any]]:
     """hits_for_keys' answer as hit_view shows each hit, kept beside the hits: a page asked again reuses the same
     views (only read: the part views of every page that asks share them)."""
+
+    def made(asked: dict[str, str], in_use: ListInUse) -> dict[str, dict[str, Any]]:
+        return {key: hit_view(hit) for key, hit in hits_for_keys(asked, in_use).items()}
+
+    return _kept(_VIEWS, asked, in_use, made)
+
+
+def _kept(
+    cache: _HitsCache,
+    asked: dict[str, str],
+    in_use: ListInUse | None,
+    make: Callable[[dict[str, str], ListInUse], dict[str, Any]],
+) -> dict[str, Any]:
+    """`cache`'s answer for the askable numbers of `asked` on the list, made by `make` when it has none."""
     asked = {key: number for key, number in asked.items() if key and len(key) <= MAX_KEY_LENGTH}
     if in_use is None or not asked:
         return {}
     cache_key = (in_use, tuple(sorted(asked.items())))
-    views = _VIEWS.get(cache_key)
-    if views is None:
-        made = {key: hit_view(hit) for key, hit in hits_for_keys(asked, in_use).items()}
-        views = _VIEWS.keep(cache_key, made)
-    return views
+    found = cache.get(cache_key)
+    return found if found is not None else cache.keep(cache_key, make(asked, in_use))
 
 
 def _looked_up(asked: dict[str, str], import_id: int) -> dict[str, ShelfHit]:
