@@ -264,13 +264,13 @@ def _categories(*conditions: sa.ColumnElement[bool]) -> list[Category]:
     return list(db.session.scalars(sa.select(Category).where(*conditions).order_by(Category.sort_order, Category.id)))
 
 
-# The detail's reads, built once: each call then only binds its id (building a recursive CTE costs more than running
-# it).
-# What a shown name reads (app.catalog.names).
 WHOLE_TREES = "catalog_whole_trees"  # in app.extensions: the walk states of whole trees (walk_state_of)
 WHOLE_TREES_KEPT = 100_000  # then forgotten all at once, to be read again
 ANCESTORS_READ = "catalog_ancestors_read"  # in flask.g: each category read's ancestors, read with it (category())
 
+# The detail's reads, built once: each call then only binds its id (building a recursive CTE costs more than running
+# it).
+# What a shown name reads (app.catalog.names).
 NAME_COLUMNS = (Category.name, Category.name_lang, Category.name_tr, Category.name_tr_complete)
 
 # What a part view reads; the detail and the search select these as plain rows rather than Part objects.

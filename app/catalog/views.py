@@ -108,7 +108,7 @@ def children(vehicle_id: int, category_id: int):
         # The tree has no room for a refusal: it is shown in the main area instead.
         return retargeted(error_main(error))
     opened = opened_node(found, services.children_of(vehicle, found, current_user))
-    html = render_template("catalog/_tree_node.html", links=dealer_links(vehicle.id), node=opened, current=None)
+    html = render_template("catalog/_tree_node.html", links=dealer_links(vehicle.id), node=opened)
     return vary_on_htmx(Response(html))
 
 

@@ -97,7 +97,7 @@ def children(category_id: int):
     found = services.demo_category(vehicle, category_id)
     _event("demo_category_clicked", {**_category_properties(vehicle, found), "opened_in": "tree"})
     opened = presenters.opened_node(found, services.children_of(found))
-    html = render_template("catalog/_tree_node.html", links=demo_links(), node=opened, current=None)
+    html = render_template("catalog/_tree_node.html", links=demo_links(), node=opened)
     return vary_on_htmx(Response(html))
 
 

@@ -17,7 +17,7 @@ from flask_babel import gettext as _
 from app.accounts.models import User
 from app.catalog import names, on_shelf, store
 from app.catalog.models import Category, Part, PartFit
-from app.catalog.services import part_view
+from app.catalog.services import part_view, reference_targets
 from app.core.errors import ApiError
 from app.core.text import fold, fold_code
 from app.extensions import db
@@ -84,7 +84,7 @@ def search(vehicle: Vehicle, query: str, user: User | None = None) -> dict[str, 
     by_id = {category.id: category for category in [*matched, *leaves.values()]}
     trails = store.ancestor_trails(list(by_id))
     english = names.english_wanted()
-    targets = store.illustration_index(vehicle.id, {part.reference_code for part in parts if part.reference_code})
+    targets = reference_targets(vehicle, parts)
     part_views = [
         _part_view(part, by_id[part.category_id], trails[part.category_id], targets, english) for part in parts
     ]
