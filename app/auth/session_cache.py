@@ -32,7 +32,7 @@ import sqlalchemy as sa
 from flask import Flask, current_app, has_app_context
 from redis.exceptions import RedisError
 from sqlalchemy.orm import ORMExecuteState, Session, UOWTransaction, make_transient_to_detached
-from sqlalchemy.orm.attributes import set_committed_value
+from sqlalchemy.orm.attributes import instance_dict, manager_of_class, set_committed_value
 
 from app.accounts.models import User
 from app.auth.models import AuthSession
@@ -71,17 +71,21 @@ class Kept:
     def attached(self) -> AuthSession:
         """The rows as objects made without SQL: the user persistent in the request's session (the services load
         what it links to and change it as before), the session row detached (it is only read)."""
-        user = _detached(User(**self.user))
+        user = _detached(User, self.user)
         if db.session.identity_map.get(sa.inspect(user).key) is not None:  # the request loaded its user already
             user = db.session.merge(user, load=False)
         else:
             db.session.add(user)
-        row = _detached(AuthSession(**self.session))
+        row = _detached(AuthSession, self.session)
         set_committed_value(row, "user", user)
         return row
 
 
-def _detached(row: Any) -> Any:
+def _detached(model: type, columns: dict[str, Any]) -> Any:
+    """A row of `model` with these column values, as if loaded and then detached (its values set as loaded ones,
+    without the constructor's attribute events: a quarter of the cost)."""
+    row = manager_of_class(model).new_instance()
+    instance_dict(row).update(columns)
     make_transient_to_detached(row)
     return row
 

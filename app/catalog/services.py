@@ -15,7 +15,7 @@ from flask_babel import gettext as _
 
 from app.accounts.models import User
 from app.billing.access import ensure_brand_access
-from app.catalog import backfill, bridge, names, on_shelf, store
+from app.catalog import backfill, bridge, kept_views, names, on_shelf, store
 from app.catalog.fit import answers as fit_answers
 from app.catalog.fit import services as fit_services
 from app.catalog.fit import shapes as fit_shapes
@@ -157,8 +157,9 @@ def detail_view(
     `shelf`: the dealer's list row for it (app.catalog.on_shelf)."""
     user_id = user.id if user is not None else None
     answers = fit_answers.answers_on(user_id, vehicle.id) if user_id and category.fit_maybe else fit_answers.Answers()
-    shown = parts_view(vehicle, parts, answers)
-    on_shelf.add_shelf(user_id, shown, shelf_lookup.list_in_use_of(parts[0] if parts else None))
+    shown = on_shelf.with_shelf(
+        user_id, parts_view(vehicle, parts, answers), shelf_lookup.list_in_use_of(parts[0] if parts else None)
+    )
     fits = [part["fit"] for part in shown]
     kept = [part for part in shown if only is None or part["fit"]["status"] in only]
     return {
@@ -303,11 +304,14 @@ def category_view(category: Category, fit_moves: dict[str, int] | None = None) -
 def parts_view(
     vehicle: Vehicle, parts: list[sa.Row], answers: fit_answers.Answers | None = None
 ) -> list[dict[str, Any]]:
+    """The rows' views, shared with every request that reads the same rows (app.catalog.kept_views): read only."""
     targets = reference_targets(vehicle, parts)
     english = names.english_wanted()
     colleagues = answers.colleagues if answers is not None else {}
     locale = str(get_locale())
-    return [part_view(part, targets, english, colleagues, locale) for part in parts]
+    context = (english, locale, frozenset(colleagues))
+    key = kept_views.page_key(parts, FITTING_ONLY_AT, context, targets)
+    return KEPT_PART_VIEWS.views(key, lambda: [part_view(part, targets, english, colleagues, locale) for part in parts])
 
 
 def reference_targets(vehicle: Vehicle, parts: list[sa.Row]) -> dict[str, int]:
@@ -354,3 +358,4 @@ def part_view(
 
 PART_WIDTH = len(store.PART_COLUMNS)
 FITTING_ONLY_AT = PART_WIDTH + len(store.FIT_COLUMNS)  # the dealer's switch, after a row's fit (store.parts)
+KEPT_PART_VIEWS = kept_views.KeptViews()

@@ -193,17 +193,21 @@ class Answers:
     colleagues: dict[str, Any] = field(default_factory=dict)
 
 
+_ANSWERS_ON = (
+    sa.select(FitAnswer.user_id, FitAnswer.fact, FitAnswer.value)
+    .where(FitAnswer.vehicle_id == sa.bindparam("vehicle_id"))
+    .order_by(FitAnswer.answered_at)
+)
+
+
 def answers_on(user_id: uuid.UUID | None, vehicle_id: int) -> Answers:
     """Every dealer's answers on the vehicle, in one query, read once per request: the drawing, its rows and the tree's
     leaves all ask (an answer written in the request forgets them)."""
     read: dict[int, list[sa.Row]] = g.setdefault(ANSWERS_READ, {}) if has_request_context() else {}
     rows = read.get(vehicle_id)
     if rows is None:
-        rows = read[vehicle_id] = db.session.execute(
-            sa.select(FitAnswer.user_id, FitAnswer.fact, FitAnswer.value)
-            .where(FitAnswer.vehicle_id == vehicle_id)
-            .order_by(FitAnswer.answered_at)
-        ).all()
+        # Plain rows past the ORM session (answers are written by Core statements, nothing waits to be flushed).
+        rows = read[vehicle_id] = db.session.connection().execute(_ANSWERS_ON, {"vehicle_id": vehicle_id}).all()
     found = Answers()
     for who, fact, value in rows:
         (found.own if who == user_id else found.colleagues)[fact] = value  # the latest colleague's answer wins
