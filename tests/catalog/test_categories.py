@@ -8,6 +8,7 @@ import sqlalchemy as sa
 
 from app.catalog.models import Category, Part
 from app.catalog.tasks import prefetch_init
+from app.core.i18n import LOCALE_COOKIE
 from app.extensions import db, queues, redis_store
 from app.sources.sandbox.catalog import VIN_BMW, VIN_CLIO, VIN_GOLF
 
@@ -149,6 +150,28 @@ def test_fetching_a_leaf_again_never_duplicates_its_rows(client, bmw, upstreams)
 
     assert len(again["parts"]) == count
     assert db.session.scalar(sa.select(sa.func.count()).where(Part.category_id == category.id)) == count
+
+
+def test_a_detail_asked_again_follows_every_change_of_its_rows(client, bmw, upstreams):
+    """A drawing's part views are kept per process by what they were made from (app.catalog.kept_views): never stale."""
+    leaf = first_leaf(client, bmw)
+    url = f"/api/vehicles/{bmw}/categories/{leaf['category']['id']}"
+    assert get(client, url) == get(client, url)
+    part = next(part for part in leaf["parts"] if part["reference"] is None)
+    fit = {"s": "no", "r": [["mismatch", "aircon", True, "false", False]], "u": []}
+    db.session.execute(
+        sa.update(Part)
+        .where(Part.id == part["id"])
+        .values(name_tr="Manifold contası <b>", model_codes=["F30X"], fit_status="no", fit=fit)
+    )
+    db.session.commit()
+
+    changed = next(row for row in get(client, url)["parts"] if row["id"] == part["id"])
+
+    assert (changed["name"], changed["modelCodes"], changed["fit"]["status"]) == ("Manifold contası <b>", ["F30X"], "no")
+    assert [reason["fact"] for reason in changed["fit"]["reasons"]] == ["aircon"]
+    client.set_cookie(LOCALE_COOKIE, "en")
+    assert next(row for row in get(client, url)["parts"] if row["id"] == part["id"])["fit"] != changed["fit"]
 
 
 def test_the_prefetch_stores_the_whole_tree_and_running_it_again_adds_nothing(client, bmw, upstreams):

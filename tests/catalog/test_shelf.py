@@ -131,6 +131,7 @@ def test_a_dealer_without_a_list_sees_no_shelf(client, dealer, drawing, other_cl
     other, other_http = other_client
     shelf_list(dealer, [FILTER])
     category_page(client, drawing)  # kept in the fragment cache with the dealer's list
+    assert any(part["shelf"] for part in category_api(client, drawing).values())  # the drawing's views kept with it
 
     html = category_page(other_http, drawing)
 
