@@ -25,23 +25,15 @@ from app.shelf import lookup
 NUMBER_LOCALE = "tr"
 
 
-def with_shelf(
-    user_id: uuid.UUID | None, parts: list[dict[str, Any]], in_use: lookup.ListInUse | None
-) -> list[dict[str, Any]]:
-    """The part views with each coded row's `shelf` from one lookup for the whole page (a row the list carries is a
-    copy: the views are shared, app.catalog.kept_views); `in_use` is the dealer's list in use as his rows were read
-    with it (None: no list, and nothing is asked)."""
-    if in_use is None or user_id is None:
-        return parts
-    keys = [_page_key(part["oemCode"]) if part["oemCode"] and not part.get("reference") else "" for part in parts]
-    views = lookup.views_for_keys({key: part["oemCode"] for key, part in zip(keys, parts, strict=True) if key}, in_use)
-    return [{**part, "shelf": views[key]} if key in views else part for key, part in zip(keys, parts, strict=True)]
-
-
 def add_shelf(user_id: uuid.UUID | None, parts: list[dict[str, Any]], in_use: lookup.ListInUse | None) -> None:
-    """with_shelf's `shelf` set on the part views themselves (views made for this answer alone: search, where-used)."""
-    for part, shown in zip(parts, with_shelf(user_id, parts, in_use), strict=True):
-        part["shelf"] = shown["shelf"]
+    """Set each coded part view's `shelf` from one lookup for the whole page; `in_use` is the dealer's list in use
+    as his rows were read with it (None: no list, and nothing is asked)."""
+    if in_use is None or user_id is None:
+        return
+    keyed = [(_page_key(part["oemCode"]), part) for part in parts if part["oemCode"] and not part.get("reference")]
+    views = lookup.views_for_keys({key: part["oemCode"] for key, part in keyed}, in_use)
+    for key, part in keyed:
+        part["shelf"] = views.get(key)
 
 
 @lru_cache(maxsize=65_536)
