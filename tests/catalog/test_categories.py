@@ -168,7 +168,8 @@ def test_a_detail_asked_again_follows_every_change_of_its_rows(client, bmw, upst
 
     changed = next(row for row in get(client, url)["parts"] if row["id"] == part["id"])
 
-    assert (changed["name"], changed["modelCodes"], changed["fit"]["status"]) == ("Manifold contası <b>", ["F30X"], "no")
+    shown = (changed["name"], changed["modelCodes"], changed["fit"]["status"])
+    assert shown == ("Manifold contası <b>", ["F30X"], "no")
     assert [reason["fact"] for reason in changed["fit"]["reasons"]] == ["aircon"]
     client.set_cookie(LOCALE_COOKIE, "en")
     assert next(row for row in get(client, url)["parts"] if row["id"] == part["id"])["fit"] != changed["fit"]
