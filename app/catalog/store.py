@@ -327,11 +327,12 @@ def _reference_target() -> sa.Label[int | None]:
 
 
 REFERENCE_TARGET = "reference_target"
+PART_REFERENCE_TARGET = _reference_target()  # a part statement's column: the detail's and the search's rows carry it
 
 # So does the dealer's list in use (app.shelf.lookup), which a page of rows is matched against: a dealer without one
 # costs the page no statement; and each reference row's target (parts_view), which cost a statement of its own.
 _PARTS_OF = (
-    sa.select(*PART_COLUMNS, *FIT_COLUMNS, _FITTING_ONLY, *shelf_lookup.active_list_columns(), _reference_target())
+    sa.select(*PART_COLUMNS, *FIT_COLUMNS, _FITTING_ONLY, *shelf_lookup.active_list_columns(), PART_REFERENCE_TARGET)
     .outerjoin(PartFit, FIT_JOIN)
     .where(Part.category_id == sa.bindparam("category_id"))
     .order_by(Part.sort_order, Part.id)

@@ -30,6 +30,7 @@ CATEGORY_LIMIT = 200
 # An OEM code is looked for only when the query, without separators, is this long and has a digit: otherwise a word
 # such as "kit" or "egr" would also match every code that happens to contain it.
 MIN_CODE_LENGTH = 3
+HITS = "hits"  # the column of the parts statement's first row carrying every leaf's hit count
 
 
 def parse_query(raw: str | None) -> str:
@@ -48,26 +49,7 @@ def search(vehicle: Vehicle, query: str, user: User | None = None) -> dict[str, 
     vehicle as `user` has it (his answers applied)."""
     words = _words(query)
     user_id = user.id if user is not None else None
-    part_match = _part_match(words, fold_code(query), user_id)
-    in_vehicle = Category.vehicle_id == vehicle.id
-
-    hits = dict(
-        db.session.execute(
-            sa.select(Part.category_id, sa.func.count())
-            .join(Category, Part.category_id == Category.id)
-            .where(in_vehicle, part_match)
-            .group_by(Part.category_id)
-        ).all()
-    )
-    parts = db.session.execute(
-        sa.select(*store.PART_COLUMNS, *store.FIT_COLUMNS, *shelf_lookup.active_list_columns())
-        .join(Category, Part.category_id == Category.id)
-        .outerjoin(PartFit, store.FIT_JOIN)
-        .where(in_vehicle, part_match)
-        .order_by(Part.category_id, Part.sort_order, Part.id)
-        .limit(PART_LIMIT + 1),
-        {"user_id": user_id},
-    ).all()
+    parts, hits = _matching_parts(vehicle, _part_match(words, fold_code(query), user_id), user_id)
     # The leaves with the most hits first, when there are more than the answer holds.
     busiest = sorted(hits, key=lambda category_id: (-hits[category_id], category_id))[: CATEGORY_LIMIT + 1]
     found = _categories(vehicle, words, {*busiest, *(part.category_id for part in parts[:PART_LIMIT])})
@@ -137,6 +119,51 @@ def _part_match(words: list[str], code: str, user_id: uuid.UUID | None) -> sa.Co
     return sa.or_(*matches) if len(matches) > 1 else matches[0]
 
 
+def _matching_parts(
+    vehicle: Vehicle, part_match: sa.ColumnElement[bool], user_id: uuid.UUID | None
+) -> tuple[list[sa.Row], dict[int, int]]:
+    """The vehicle's first PART_LIMIT + 1 matching parts (store.PART_COLUMNS, store.FIT_COLUMNS for `user_id`, his
+    list in use, a reference row's target) and the hit count of every leaf holding matches, in one statement: the
+    match runs once (a CTE both read), and the counts ride on the first row as "leaf:count,..." (no row, no hit).
+    The match is on the part's own vehicle id: PostgreSQL then ands the vehicle's index with the trigram index of the
+    name when that is narrower, or filters the vehicle's rows (were two passes through the vehicle's categories)."""
+    matched = (
+        sa.select(Part.id, Part.category_id, Part.sort_order)
+        .where(Part.vehicle_id == vehicle.id, part_match)
+        .cte("matched")
+    )
+    counted = sa.select(matched.c.category_id, sa.func.count().label("hits")).group_by(matched.c.category_id).subquery()
+    counts = sa.select(
+        sa.func.aggregate_strings(
+            sa.cast(counted.c.category_id, sa.String) + ":" + sa.cast(counted.c.hits, sa.String), ","
+        )
+    ).scalar_subquery()
+    place = sa.func.row_number().over(order_by=(matched.c.category_id, matched.c.sort_order, matched.c.id))
+    shown = sa.select(matched.c.id, place.label("place")).order_by(place).limit(PART_LIMIT + 1).subquery()
+    rows = (
+        db.session.connection()
+        .execute(
+            sa.select(
+                *store.PART_COLUMNS,
+                *store.FIT_COLUMNS,
+                *shelf_lookup.active_list_columns(),
+                store.PART_REFERENCE_TARGET,
+                sa.case((shown.c.place == 1, counts)).label(HITS),
+            )
+            .select_from(shown)
+            .join(Part, Part.id == shown.c.id)
+            .outerjoin(PartFit, store.FIT_JOIN)
+            .order_by(shown.c.place),
+            {"user_id": user_id},
+        )
+        .all()
+    )
+    if not rows:
+        return [], {}
+    pairs = (pair.split(":") for pair in getattr(rows[0], HITS).split(","))
+    return rows, {int(category_id): int(hits) for category_id, hits in pairs}
+
+
 def _categories(vehicle: Vehicle, words: list[str], ids: set[int]) -> dict[int, sa.Row]:
     """In one query, as plain rows with every column of a category and `name_match`: the vehicle's first
     CATEGORY_LIMIT + 1 categories (by id) whose name has every word, and the categories `ids` (the leaves holding
@@ -151,7 +178,9 @@ def _categories(vehicle: Vehicle, words: list[str], ids: set[int]) -> dict[int, 
     if not words and not ids:
         return {}
     rows = db.session.connection().execute(
-        sa.select(Category.__table__, name_match.label("name_match")).where(sa.or_(name_match, Category.id.in_(ids)))
+        sa.select(Category.__table__, name_match.label("name_match")).where(
+            Category.vehicle_id == vehicle.id, sa.or_(name_match, Category.id.in_(ids))
+        )
     )
     return {row.id: row for row in rows.all()}
 
