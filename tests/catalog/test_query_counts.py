@@ -83,9 +83,9 @@ HOT_REQUESTS = {
     "category API": ("/api/vehicles/{vehicle}/categories/{leaf}", None, 6),
     "vehicle page": ("/vehicles/{vehicle}", None, 5),
     "vehicle API": ("/api/vehicles/{vehicle}", None, 2),
-    "search page": ("/vehicles/{vehicle}?q=filtre", None, 9),
-    "search fragment": ("/vehicles/{vehicle}?q=filtre", HX, 7),
-    "search API": ("/api/categories/search/{vehicle}?q=filtre", None, 7),
+    "search page": ("/vehicles/{vehicle}?q=filtre", None, 8),
+    "search fragment": ("/vehicles/{vehicle}?q=filtre", HX, 6),
+    "search API": ("/api/categories/search/{vehicle}?q=filtre", None, 6),
     "where-used panel": ("/vehicles/{vehicle}/parts/{part}/where-used", HX, 8),
     "where-used API": ("/api/parts/1K0129620D/where-used", None, 5),
 }

@@ -13,6 +13,7 @@ from typing import Any
 
 import sqlalchemy as sa
 from flask_babel import gettext as _
+from sqlalchemy.orm import aliased
 
 from app.accounts.models import User
 from app.catalog import names, on_shelf, store
@@ -52,7 +53,7 @@ def search(vehicle: Vehicle, query: str, user: User | None = None) -> dict[str, 
     parts, hits = _matching_parts(vehicle, _part_match(words, fold_code(query), user_id), user_id)
     # The leaves with the most hits first, when there are more than the answer holds.
     busiest = sorted(hits, key=lambda category_id: (-hits[category_id], category_id))[: CATEGORY_LIMIT + 1]
-    found = _categories(vehicle, words, {*busiest, *(part.category_id for part in parts[:PART_LIMIT])})
+    found, trails = _categories(vehicle, words, {*busiest, *(part.category_id for part in parts[:PART_LIMIT])})
     named = sorted((category for category in found.values() if category.name_match), key=lambda row: row.id)
     named_ids = {category.id for category in named}
     holders = {category_id: found[category_id] for category_id in busiest if category_id not in named_ids}
@@ -64,7 +65,6 @@ def search(vehicle: Vehicle, query: str, user: User | None = None) -> dict[str, 
     shown = {category.id for category in matched}
     leaves = {part.category_id: found[part.category_id] for part in parts if part.category_id not in shown}
     by_id = {category.id: category for category in [*matched, *leaves.values()]}
-    trails = store.ancestor_trails(list(by_id))
     english = names.english_wanted()
     targets = reference_targets(vehicle, parts)
     part_views = [
@@ -164,10 +164,18 @@ def _matching_parts(
     return rows, {int(category_id): int(hits) for category_id, hits in pairs}
 
 
-def _categories(vehicle: Vehicle, words: list[str], ids: set[int]) -> dict[int, sa.Row]:
-    """In one query, as plain rows with every column of a category and `name_match`: the vehicle's first
-    CATEGORY_LIMIT + 1 categories (by id) whose name has every word, and the categories `ids` (the leaves holding
-    matching parts)."""
+def _categories(
+    vehicle: Vehicle, words: list[str], ids: set[int]
+) -> tuple[dict[int, sa.Row], dict[int, list[dict[str, Any]]]]:
+    """In one query: the vehicle's first CATEGORY_LIMIT + 1 categories (by id) whose name has every word and the
+    categories `ids` (the leaves holding matching parts), as plain rows with the columns the answer shows and
+    `name_match`; and each one's ancestors as {id, name}, root to parent (as store.ancestor_trails has them).
+
+    A recursive CTE from those categories up to their roots reads each ancestor once (UNION: the leaves of a group
+    share its row), each step's columns by primary key in subqueries (as a join, PostgreSQL hashed the whole category
+    table at every step); the trails are put together here, along each row's parent."""
+    if not words and not ids:
+        return {}, {}
     named = (
         sa.select(Category.id)
         .where(Category.vehicle_id == vehicle.id, *(_contains(Category.search_name, word) for word in words))
@@ -175,14 +183,42 @@ def _categories(vehicle: Vehicle, words: list[str], ids: set[int]) -> dict[int, 
         .limit(CATEGORY_LIMIT + 1)
     )
     name_match = Category.id.in_(named) if words else sa.false()
-    if not words and not ids:
-        return {}
-    rows = db.session.connection().execute(
-        sa.select(Category.__table__, name_match.label("name_match")).where(
-            Category.vehicle_id == vehicle.id, sa.or_(name_match, Category.id.in_(ids))
-        )
+    chain = (
+        sa.select(*_SHOWN_COLUMNS, name_match.label("name_match"), sa.true().label("found"))
+        .where(Category.vehicle_id == vehicle.id, sa.or_(name_match, Category.id.in_(ids)))
+        .cte("chain", recursive=True)
     )
-    return {row.id: row for row in rows.all()}
+    parent = aliased(Category)
+
+    def of_parent(column: sa.ColumnElement[Any]) -> sa.ScalarSelect[Any]:
+        return sa.select(getattr(parent, column.key)).where(parent.id == chain.c.parent_id).scalar_subquery()
+
+    step = sa.select(
+        chain.c.parent_id, *(of_parent(column) for column in _SHOWN_COLUMNS[1:]), sa.false(), sa.false()
+    ).where(chain.c.parent_id.is_not(None))
+    rows = db.session.connection().execute(sa.select(chain.union(step))).all()
+    found = {row.id: row for row in rows if row.found}
+    crumbs = {row.id: {"id": row.id, **names.name_fields(row)} for row in rows if not row.found}
+    parents = {row.id: row.parent_id for row in rows}
+    trails: dict[int, list[dict[str, Any]]] = {}
+    for category_id in found:
+        trail, ancestor = [], parents[category_id]
+        while ancestor is not None:
+            trail.append(crumbs[ancestor])
+            ancestor = parents[ancestor]
+        trails[category_id] = trail[::-1]  # the root first
+    return found, trails
+
+
+# What the answer shows of a category, and its parent (the chain's next step).
+_SHOWN_COLUMNS = (
+    Category.id,
+    Category.parent_id,
+    *store.NAME_COLUMNS,
+    Category.is_leaf,
+    Category.illustration_code,
+    Category.unavailable,
+)
 
 
 def _part_view(
