@@ -8,6 +8,7 @@ Only stored rows are read; nothing is fetched from an upstream (a part not store
 
 from __future__ import annotations
 
+import functools
 import uuid
 from typing import Any
 
@@ -50,7 +51,7 @@ def search(vehicle: Vehicle, query: str, user: User | None = None) -> dict[str, 
     vehicle as `user` has it (his answers applied)."""
     words = _words(query)
     user_id = user.id if user is not None else None
-    parts, hits = _matching_parts(vehicle, _part_match(words, fold_code(query), user_id), user_id)
+    parts, hits = _matching_parts(vehicle, words, fold_code(query), user_id)
     # The leaves with the most hits first, when there are more than the answer holds.
     busiest = sorted(hits, key=lambda category_id: (-hits[category_id], category_id))[: CATEGORY_LIMIT + 1]
     found, trails = _categories(vehicle, words, {*busiest, *(part.category_id for part in parts[:PART_LIMIT])})
@@ -100,36 +101,57 @@ def _words(query: str) -> list[str]:
     return list(dict.fromkeys(key for key in (fold(word) for word in query.split()) if key))
 
 
-def _contains(column: sa.ColumnElement[str], key: str) -> sa.ColumnElement[bool]:
-    """`column LIKE '%key%'` with the key's own % and _ taken literally; a trigram index serves it on PostgreSQL."""
-    if not any(char in key for char in "%_/"):
-        return column.like(f"%{key}%")
-    escaped = key.replace("/", "//").replace("%", "/%").replace("_", "/_")
-    return column.like(f"%{escaped}%", escape="/")
+def _like(key: str) -> str:
+    """The LIKE pattern of `key` anywhere, its own % and _ taken literally (with ESCAPE '/')."""
+    return "%" + key.replace("/", "//").replace("%", "/%").replace("_", "/_") + "%"
 
 
-def _part_match(words: list[str], code: str, user_id: uuid.UUID | None) -> sa.ColumnElement[bool]:
-    """Every word in the name, or the OEM code containing the code, or (for a dealer) an OEM code his list's rows
-    carry beside the code typed: his own code or an aftermarket number (a subquery: no list, no statement more)."""
-    matches = [sa.and_(*(_contains(Part.search_name, word) for word in words)) if words else sa.false()]
-    if len(code) >= MIN_CODE_LENGTH and any(char.isdigit() for char in code):
-        matches.append(_contains(Part.search_code, code))
-    if code and user_id is not None:
-        matches.append(shelf_lookup.stands_for(Part.search_code, code, user_id))
-    return sa.or_(*matches) if len(matches) > 1 else matches[0]
+def _contains_all(column: sa.ColumnElement[str], word_count: int) -> list[sa.ColumnElement[bool]]:
+    """`column LIKE :word<i>` for each word's pattern (`_like`); a trigram index serves it on PostgreSQL."""
+    return [column.like(sa.bindparam(f"word{index}"), escape="/") for index in range(word_count)]
 
 
 def _matching_parts(
-    vehicle: Vehicle, part_match: sa.ColumnElement[bool], user_id: uuid.UUID | None
+    vehicle: Vehicle, words: list[str], code: str, user_id: uuid.UUID | None
 ) -> tuple[list[sa.Row], dict[int, int]]:
     """The vehicle's first PART_LIMIT + 1 matching parts (store.PART_COLUMNS, store.FIT_COLUMNS for `user_id`, his
-    list in use, a reference row's target) and the hit count of every leaf holding matches, in one statement: the
-    match runs once (a CTE both read), and the counts ride on the first row as "leaf:count,..." (no row, no hit).
-    The match is on the part's own vehicle id: PostgreSQL then ands the vehicle's index with the trigram index of the
-    name when that is narrower, or filters the vehicle's rows (were two passes through the vehicle's categories)."""
+    list in use, a reference row's target) and the hit count of every leaf holding matches, in one statement
+    (`_parts_statement`)."""
+    by_code = len(code) >= MIN_CODE_LENGTH and any(char.isdigit() for char in code)
+    on_list = bool(code) and user_id is not None
+    parameters = {
+        "vehicle_id": vehicle.id,
+        "user_id": user_id,
+        "code": code,
+        "code_pattern": _like(code),
+        **{f"word{index}": _like(word) for index, word in enumerate(words)},
+    }
+    statement = _parts_statement(len(words), by_code, on_list)
+    rows = db.session.connection().execute(statement, parameters).all()
+    if not rows:
+        return [], {}
+    pairs = (pair.split(":") for pair in getattr(rows[0], HITS).split(","))
+    return rows, {int(category_id): int(hits) for category_id, hits in pairs}
+
+
+@functools.cache
+def _parts_statement(word_count: int, by_code: bool, on_list: bool) -> sa.Select:
+    """The parts statement of a query's shape, built once (building it cost more Python than running it): the match
+    runs once (a CTE both read), and the counts ride on the first row as "leaf:count,..." (no row, no hit).
+
+    A part matches with every word in its name, or (`by_code`) its OEM code containing the code, or (`on_list`, a
+    dealer) an OEM code his list's rows carry beside the code typed: his own code or an aftermarket number (a
+    subquery: no list, no statement more). The match is on the part's own vehicle id: PostgreSQL then ands the
+    vehicle's index with the trigram index of the name when that is narrower, or filters the vehicle's rows (were two
+    passes through the vehicle's categories)."""
+    matches = [sa.and_(*_contains_all(Part.search_name, word_count)) if word_count else sa.false()]
+    if by_code:
+        matches.append(Part.search_code.like(sa.bindparam("code_pattern"), escape="/"))
+    if on_list:
+        matches.append(shelf_lookup.stands_for(Part.search_code, sa.bindparam("code"), sa.bindparam("user_id")))
     matched = (
         sa.select(Part.id, Part.category_id, Part.sort_order)
-        .where(Part.vehicle_id == vehicle.id, part_match)
+        .where(Part.vehicle_id == sa.bindparam("vehicle_id"), sa.or_(*matches) if len(matches) > 1 else matches[0])
         .cte("matched")
     )
     counted = sa.select(matched.c.category_id, sa.func.count().label("hits")).group_by(matched.c.category_id).subquery()
@@ -140,63 +162,33 @@ def _matching_parts(
     ).scalar_subquery()
     place = sa.func.row_number().over(order_by=(matched.c.category_id, matched.c.sort_order, matched.c.id))
     shown = sa.select(matched.c.id, place.label("place")).order_by(place).limit(PART_LIMIT + 1).subquery()
-    rows = (
-        db.session.connection()
-        .execute(
-            sa.select(
-                *store.PART_COLUMNS,
-                *store.FIT_COLUMNS,
-                *shelf_lookup.active_list_columns(),
-                store.PART_REFERENCE_TARGET,
-                sa.case((shown.c.place == 1, counts)).label(HITS),
-            )
-            .select_from(shown)
-            .join(Part, Part.id == shown.c.id)
-            .outerjoin(PartFit, store.FIT_JOIN)
-            .order_by(shown.c.place),
-            {"user_id": user_id},
+    return (
+        sa.select(
+            *store.PART_COLUMNS,
+            *store.FIT_COLUMNS,
+            *shelf_lookup.active_list_columns(),
+            store.PART_REFERENCE_TARGET,
+            sa.case((shown.c.place == 1, counts)).label(HITS),
         )
-        .all()
+        .select_from(shown)
+        .join(Part, Part.id == shown.c.id)
+        .outerjoin(PartFit, store.FIT_JOIN)
+        .order_by(shown.c.place)
     )
-    if not rows:
-        return [], {}
-    pairs = (pair.split(":") for pair in getattr(rows[0], HITS).split(","))
-    return rows, {int(category_id): int(hits) for category_id, hits in pairs}
 
 
 def _categories(
     vehicle: Vehicle, words: list[str], ids: set[int]
 ) -> tuple[dict[int, sa.Row], dict[int, list[dict[str, Any]]]]:
-    """In one query: the vehicle's first CATEGORY_LIMIT + 1 categories (by id) whose name has every word and the
-    categories `ids` (the leaves holding matching parts), as plain rows with the columns the answer shows and
-    `name_match`; and each one's ancestors as {id, name}, root to parent (as store.ancestor_trails has them).
-
-    A recursive CTE from those categories up to their roots reads each ancestor once (UNION: the leaves of a group
-    share its row), each step's columns by primary key in subqueries (as a join, PostgreSQL hashed the whole category
-    table at every step); the trails are put together here, along each row's parent."""
+    """In one query (`_categories_statement`): the vehicle's first CATEGORY_LIMIT + 1 categories (by id) whose name
+    has every word and the categories `ids` (the leaves holding matching parts), as plain rows with the columns the
+    answer shows and `name_match`; and each one's ancestors as {id, name}, root to parent (as store.ancestor_trails
+    has them), put together here along each row's parent."""
     if not words and not ids:
         return {}, {}
-    named = (
-        sa.select(Category.id)
-        .where(Category.vehicle_id == vehicle.id, *(_contains(Category.search_name, word) for word in words))
-        .order_by(Category.id)
-        .limit(CATEGORY_LIMIT + 1)
-    )
-    name_match = Category.id.in_(named) if words else sa.false()
-    chain = (
-        sa.select(*_SHOWN_COLUMNS, name_match.label("name_match"), sa.true().label("found"))
-        .where(Category.vehicle_id == vehicle.id, sa.or_(name_match, Category.id.in_(ids)))
-        .cte("chain", recursive=True)
-    )
-    parent = aliased(Category)
-
-    def of_parent(column: sa.ColumnElement[Any]) -> sa.ScalarSelect[Any]:
-        return sa.select(getattr(parent, column.key)).where(parent.id == chain.c.parent_id).scalar_subquery()
-
-    step = sa.select(
-        chain.c.parent_id, *(of_parent(column) for column in _SHOWN_COLUMNS[1:]), sa.false(), sa.false()
-    ).where(chain.c.parent_id.is_not(None))
-    rows = db.session.connection().execute(sa.select(chain.union(step))).all()
+    parameters = {"vehicle_id": vehicle.id, "ids": sorted(ids)}
+    parameters.update({f"word{index}": _like(word) for index, word in enumerate(words)})
+    rows = db.session.connection().execute(_categories_statement(len(words)), parameters).all()
     found = {row.id: row for row in rows if row.found}
     crumbs = {row.id: {"id": row.id, **names.name_fields(row)} for row in rows if not row.found}
     parents = {row.id: row.parent_id for row in rows}
@@ -208,6 +200,35 @@ def _categories(
             ancestor = parents[ancestor]
         trails[category_id] = trail[::-1]  # the root first
     return found, trails
+
+
+@functools.cache
+def _categories_statement(word_count: int) -> sa.Select:
+    """The categories statement for a query of `word_count` words, built once. A recursive CTE from the categories
+    found up to their roots reads each ancestor once (UNION: the leaves of a group share its row), each step's
+    columns by primary key in subqueries (as a join, PostgreSQL hashed the whole category table at every step)."""
+    in_vehicle = Category.vehicle_id == sa.bindparam("vehicle_id")
+    named = (
+        sa.select(Category.id)
+        .where(in_vehicle, *_contains_all(Category.search_name, word_count))
+        .order_by(Category.id)
+        .limit(CATEGORY_LIMIT + 1)
+    )
+    name_match = Category.id.in_(named) if word_count else sa.false()
+    chain = (
+        sa.select(*_SHOWN_COLUMNS, name_match.label("name_match"), sa.true().label("found"))
+        .where(in_vehicle, sa.or_(name_match, Category.id.in_(sa.bindparam("ids", expanding=True))))
+        .cte("chain", recursive=True)
+    )
+    parent = aliased(Category)
+
+    def of_parent(column: sa.ColumnElement[Any]) -> sa.ScalarSelect[Any]:
+        return sa.select(getattr(parent, column.key)).where(parent.id == chain.c.parent_id).scalar_subquery()
+
+    step = sa.select(
+        chain.c.parent_id, *(of_parent(column) for column in _SHOWN_COLUMNS[1:]), sa.false(), sa.false()
+    ).where(chain.c.parent_id.is_not(None))
+    return sa.select(chain.union(step))
 
 
 # What the answer shows of a category, and its parent (the chain's next step).
