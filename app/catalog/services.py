@@ -277,18 +277,21 @@ def categories_view(categories: list[Category], user: User | None = None) -> lis
     """The categories' views, their leaves' fit counts moved by `user`'s answers (one query, only when a leaf among
     them has a maybe)."""
     moves = fit_shapes.leaf_moves(user.id if user is not None else None, categories)
-    return [category_view(category, moves.get(category.id)) for category in categories]
+    english = names.english_wanted()
+    return [category_view(category, moves.get(category.id), english) for category in categories]
 
 
-def category_view(category: Category, fit_moves: dict[str, int] | None = None) -> dict[str, Any]:
+def category_view(
+    category: Category, fit_moves: dict[str, int] | None = None, english: bool | None = None
+) -> dict[str, Any]:
     """A category; a leaf's `fit` counts its rows' fits by the vehicle's facts, `fit_moves` (a dealer's answers'
-    moves of its maybes) applied."""
+    moves of its maybes) applied; `english` when the caller knows the request's language already."""
     return {
         "id": category.id,
         "parentId": category.parent_id,
         "catalogVehicleId": category.catalog_vehicle_id,
         "externalId": category.external_id,
-        **names.name_fields(category),
+        **names.name_fields(category, english),
         "unavailable": category.unavailable,
         "remark": category.remark,
         "modelCodes": category.model_codes,

@@ -241,8 +241,9 @@ def ancestor_trails(category_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
     """Each category's ancestors as {id, name}, root to parent, from one recursive query over all of them."""
     trails: dict[int, list[dict[str, Any]]] = {category_id: [] for category_id in category_ids}
     if category_ids:
+        english = names.english_wanted()
         for row in _rows(_TRAILS, {"origins": category_ids}).all():  # the root first
-            trails[row.origin].append({"id": row.ancestor_id, **names.name_fields(row)})
+            trails[row.origin].append({"id": row.ancestor_id, **names.name_fields(row, english)})
     return trails
 
 

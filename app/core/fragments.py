@@ -103,7 +103,7 @@ def _key(template: str, context: dict[str, Any]) -> str | None:
         )
     except orjson.JSONEncodeError:  # an inexact value, a circular structure, nesting or an integer orjson refuses
         return None
-    return hashlib.blake2b(payload, digest_size=20).hexdigest()
+    return hashlib.sha256(payload).hexdigest()  # with the CPU's SHA instructions, faster than blake2b on 60 kB
 
 
 def _exact(value: Any) -> Any:

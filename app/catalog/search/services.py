@@ -190,7 +190,8 @@ def _categories(
     parameters.update({f"word{index}": _like(word) for index, word in enumerate(words)})
     rows = db.session.connection().execute(_categories_statement(len(words)), parameters).all()
     found = {row.id: row for row in rows if row.found}
-    crumbs = {row.id: {"id": row.id, **names.name_fields(row)} for row in rows if not row.found}
+    english = names.english_wanted()
+    crumbs = {row.id: {"id": row.id, **names.name_fields(row, english)} for row in rows if not row.found}
     parents = {row.id: row.parent_id for row in rows}
     trails: dict[int, list[dict[str, Any]]] = {}
     for category_id in found:
