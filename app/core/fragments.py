@@ -135,11 +135,13 @@ def page_path_field(name: str) -> Markup:
 def render_fragment(template: str, **context: Any) -> Markup:
     """The fragment, kept or rendered, with the request's CSRF token and page path in the slots of its forms."""
     html = fragments().render(template, **context)
-    if FORM_TOKEN_SLOT in html:
-        html = html.replace(FORM_TOKEN_SLOT, escape(generate_csrf()))
-    if PAGE_PATH_SLOT in html:
-        html = html.replace(PAGE_PATH_SLOT, escape(request.full_path if request.query_string else request.path))
-    return Markup(html)  # noqa: S704 - our markup, the values put in escaped
+    if FORM_TOKEN_SLOT not in html and PAGE_PATH_SLOT not in html:
+        return html
+    # str.replace on the kept Markup gives plain text (Markup.replace would wrap each step's copy in a Markup again)
+    text = str.replace(html, FORM_TOKEN_SLOT, escape(generate_csrf())) if FORM_TOKEN_SLOT in html else str(html)
+    if PAGE_PATH_SLOT in text:
+        text = text.replace(PAGE_PATH_SLOT, escape(request.full_path if request.query_string else request.path))
+    return Markup(text)  # noqa: S704 - our markup, the values put in escaped
 
 
 def fragments() -> FragmentCache:

@@ -42,8 +42,10 @@ def condition_text(part: dict[str, Any], status: str | None = None) -> str:
 
 
 def fit_label(part: dict[str, Any]) -> str:
-    """One cell of the CSV and the printed list: "Uyar", "Uymaz: …" or "Belki: …"."""
-    status, condition = status_of(part), condition_text(part)
+    """One cell of the CSV and the printed list: "Uyar", "Uymaz: …" or "Belki: …" (of a part view, or of a table's
+    row: with_fit's)."""
+    status = part.get("fitStatus") or status_of(part)
+    condition = part["fitText"] if "fitText" in part else condition_text(part, status)
     if status == YES:
         return _("Fits")
     if status == NO:
@@ -51,11 +53,18 @@ def fit_label(part: dict[str, Any]) -> str:
     return _("Maybe: %(condition)s", condition=condition) if condition else _("Maybe")
 
 
+# What the tables never show of a row: its whole fit (they show fitStatus and fitText) and its Turkish name apart (they
+# show `name`). Left out of their rows, since a kept fragment's key serialises every row it is rendered from.
+NOT_IN_TABLES = ("fit", "nameTr")
+
+
 def with_fit(part: dict[str, Any]) -> dict[str, Any]:
-    """The row with what the table shows of its fit: `fitStatus`, `fitText`, `fitBy` (answered by me or a colleague)."""
-    fit = part.get("fit") or {}
+    """The row as a parts table shows it, with its fit's `fitStatus` and `fitText` (NOT_IN_TABLES left out)."""
     status = status_of(part)
-    return {**part, "fitStatus": status, "fitText": condition_text(part, status), "fitBy": fit.get("answeredBy")}
+    row = {**part, "fitStatus": status, "fitText": condition_text(part, status)}
+    for key in NOT_IN_TABLES:
+        row.pop(key, None)
+    return row
 
 
 def split_rows(
