@@ -191,7 +191,7 @@ def _kept(
     asked = {key: number for key, number in asked.items() if key and len(key) <= MAX_KEY_LENGTH}
     if in_use is None or not asked:
         return {}
-    cache_key = (in_use, tuple(sorted(asked.items())))
+    cache_key = (in_use, tuple(asked.items()))  # in the page's order: the same page asks in the same order
     found = cache.get(cache_key)
     return found if found is not None else cache.keep(cache_key, make(asked, in_use))
 
