@@ -16,7 +16,6 @@ import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
-from datetime import datetime
 from decimal import Decimal
 from typing import Any, ClassVar
 
@@ -94,7 +93,11 @@ class ListInUse:
     (a new import writes new rows), so the two name what a lookup on it answers, also across requests."""
 
     import_id: int
-    activated_at: datetime
+    activated_at: str  # as the database writes the moment (a key, never shown): no datetime made on every row read
+
+
+def _activated_text() -> sa.ColumnElement[str]:
+    return sa.cast(ShelfActive.activated_at, sa.String)
 
 
 def active_list_columns(user_id: sa.ColumnElement[Any] | None = None) -> tuple[sa.Label[Any], sa.Label[Any]]:
@@ -106,7 +109,7 @@ def active_list_columns(user_id: sa.ColumnElement[Any] | None = None) -> tuple[s
     def of_active(column: sa.ColumnElement[Any], label: str) -> sa.Label[Any]:
         return sa.select(column).where(ShelfActive.user_id == user).scalar_subquery().label(label)
 
-    return of_active(ShelfActive.import_id, "shelf_import"), of_active(ShelfActive.activated_at, "shelf_since")
+    return of_active(ShelfActive.import_id, "shelf_import"), of_active(_activated_text(), "shelf_since")
 
 
 def list_in_use_of(row: sa.Row | None) -> ListInUse | None:
@@ -123,7 +126,7 @@ def active_list(user_id: uuid.UUID | None) -> ListInUse | None:
     cache = _request_cache()
     if user_id not in cache:
         row = db.session.execute(
-            sa.select(ShelfActive.import_id, ShelfActive.activated_at).where(ShelfActive.user_id == user_id)
+            sa.select(ShelfActive.import_id, _activated_text()).where(ShelfActive.user_id == user_id)
         ).first()
         cache[user_id] = ListInUse(*row) if row else None
     return cache[user_id]
