@@ -2,12 +2,13 @@
 same dealer or another, as JSON or as the page, whose fragment key is the views' digest) skips making a hundred views.
 
 The key is what app.catalog.services.part_view reads: each row's values up to the dealer's switch, the reference
-rows' targets, the language, and which facts colleagues answered, all serialised (a parsed JSON document or list is
+rows' targets, the language, which facts colleagues answered, and the dealer's shelf list in use (put on the views
+before they are kept: a list's rows never change once in use), all serialised (a parsed JSON document or list is
 not hashable). The same input gives the same views, so a kept page is never stale and nothing is invalidated; a page
 whose values cannot be serialised exactly is made afresh.
 
-Keys and views are kept as orjson bytes, and each hit is parsed again: the request gets views of its own to change
-(the shelf line fills them), and the cache holds no container the garbage collector would walk on every full
+Keys and views are kept as orjson bytes, and each hit is parsed again: the request gets views of its own, and the
+cache holds no container the garbage collector would walk on every full
 collection (a hundred thousand dicts of kept views made each one slower). Bounded in bytes (PART_VIEW_CACHE_MB), the
 least recently used page going first.
 """

@@ -157,8 +157,7 @@ def detail_view(
     `shelf`: the dealer's list row for it (app.catalog.on_shelf)."""
     user_id = user.id if user is not None else None
     answers = fit_answers.answers_on(user_id, vehicle.id) if user_id and category.fit_maybe else fit_answers.Answers()
-    shown = parts_view(vehicle, parts, answers)
-    on_shelf.add_shelf(user_id, shown, shelf_lookup.list_in_use_of(parts[0] if parts else None))
+    shown = parts_view(vehicle, parts, answers, user_id)
     fits = [part["fit"] for part in shown]
     kept = [part for part in shown if only is None or part["fit"]["status"] in only]
     return {
@@ -304,16 +303,27 @@ def category_view(
 
 
 def parts_view(
-    vehicle: Vehicle, parts: list[sa.Row], answers: fit_answers.Answers | None = None
+    vehicle: Vehicle,
+    parts: list[sa.Row],
+    answers: fit_answers.Answers | None = None,
+    user_id: uuid.UUID | None = None,
 ) -> list[dict[str, Any]]:
-    """The rows' views, kept for every request that reads the same rows (app.catalog.kept_views)."""
+    """The rows' views with `user_id`'s shelf list on them, kept for every request that reads the same rows on the
+    same list (app.catalog.kept_views; a list's rows never change once in use)."""
     targets = reference_targets(vehicle, parts)
     english = names.english_wanted()
     colleagues = answers.colleagues if answers is not None else {}
     locale = str(get_locale())
-    context = (english, locale, sorted(colleagues))
-    key = kept_views.page_key(parts, FITTING_ONLY_AT, context, targets)
-    return KEPT_PART_VIEWS.views(key, lambda: [part_view(part, targets, english, colleagues, locale) for part in parts])
+    in_use = shelf_lookup.list_in_use_of(parts[0] if parts else None) if user_id is not None else None
+    listed = [in_use.import_id, in_use.activated_at] if in_use is not None else None
+    key = kept_views.page_key(parts, FITTING_ONLY_AT, (english, locale, sorted(colleagues), listed), targets)
+
+    def made() -> list[dict[str, Any]]:
+        views = [part_view(part, targets, english, colleagues, locale) for part in parts]
+        on_shelf.add_shelf(user_id, views, in_use)
+        return views
+
+    return KEPT_PART_VIEWS.views(key, made)
 
 
 def reference_targets(vehicle: Vehicle, parts: list[sa.Row]) -> dict[str, int]:
