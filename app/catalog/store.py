@@ -210,9 +210,9 @@ def roots(vehicle_id: int) -> list[Category]:
 
 
 def levels(vehicle_id: int, parent_ids: list[int]) -> list[sa.Row]:
-    """The vehicle's roots and the children of `parent_ids`, in tree order, as plain rows with every column of a
-    category (only read: the page's opened tree)."""
-    return _rows(_LEVELS, {"vehicle_id": vehicle_id, "parent_ids": parent_ids}).all()
+    """The vehicle's roots and the children of `parent_ids`, in tree order, as plain rows with the columns a
+    category's view reads (VIEW_COLUMNS; the page's opened tree)."""
+    return _rows(_LEVELS, {"vehicle_id": vehicle_id, "parent_ids": [0, *parent_ids]}).all()
 
 
 def children(category_id: int) -> list[Category]:
@@ -410,11 +410,33 @@ _WALK_STATE = sa.select(
 ).where(Category.vehicle_id == sa.bindparam("vehicle_id"))
 
 
+# What a tree node reads of a category (services.category_view, fit_shapes.leaf_moves): not the timestamps, each a
+# datetime made per row.
+VIEW_COLUMNS = (
+    Category.id,
+    Category.vehicle_id,
+    Category.parent_id,
+    Category.catalog_vehicle_id,
+    Category.external_id,
+    *NAME_COLUMNS,
+    Category.unavailable,
+    Category.remark,
+    Category.model_codes,
+    Category.presel,
+    Category.is_leaf,
+    Category.illustration_code,
+    Category.fit_yes,
+    Category.fit_no,
+    Category.fit_maybe,
+)
+
 _LEVELS = (
-    sa.select(Category.__table__)
+    sa.select(*VIEW_COLUMNS)
     .where(
         Category.vehicle_id == sa.bindparam("vehicle_id"),
-        sa.or_(Category.parent_id.is_(None), Category.parent_id.in_(sa.bindparam("parent_ids", expanding=True))),
+        # The roots as parent 0 (no category has id 0): the node key's index (vehicle_id, coalesce(parent_id, 0), ...)
+        # then finds each level, where "parent_id IS NULL OR ..." read every vehicle's roots through the parent index.
+        sa.func.coalesce(Category.parent_id, 0).in_(sa.bindparam("parent_ids", expanding=True)),
     )
     .order_by(Category.sort_order, Category.id)
 )
