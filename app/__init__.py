@@ -48,6 +48,7 @@ from app.core.i18n import init_i18n
 from app.core.request_id import RequestIdMiddleware
 from app.core.security import init_form_csrf, init_security_headers
 from app.core.seed import register_seed_command
+from app.core.static_urls import init_static_urls
 from app.core.translate_cli import register_translate_commands
 from app.core.validation import init_input_checks
 from app.demo import seed as demo_seed
@@ -200,6 +201,7 @@ def _init_extensions(app: Flask) -> None:
     init_analytics(app)
     init_prefetch()  # the catalog walks each vehicle the vehicles domain stores
     init_fragment_cache(app)
+    init_static_urls(app)
 
 
 def _register_blueprints(app: Flask) -> None:
