@@ -8,9 +8,8 @@ not hashable). The same input gives the same views, so a kept page is never stal
 whose values cannot be serialised exactly is made afresh.
 
 Keys and views are kept as orjson bytes, and each hit is parsed again: the request gets views of its own, and the
-cache holds no container the garbage collector would walk on every full
-collection (a hundred thousand dicts of kept views made each one slower). Bounded in bytes (PART_VIEW_CACHE_MB), the
-least recently used page going first.
+cache holds no container the garbage collector would walk on every full collection (a hundred thousand dicts of kept
+views made each one slower). Bounded in bytes (DEFAULT_MAX_BYTES), the least recently used page going first.
 """
 
 from __future__ import annotations
@@ -63,15 +62,10 @@ class KeptViews:
                 gone_key, gone = self._pages.popitem(last=False)
                 self.size -= len(gone_key) + len(gone)
 
-    def clear(self) -> None:
-        with self._lock:
-            self._pages.clear()
-            self.size = 0
-
 
 def page_key(parts: Sequence[sa.Row], width: int, context: tuple[Any, ...], targets: Mapping[str, int]) -> bytes | None:
     """The key of a page of rows: each row's first `width` values, the targets and the `context` (language,
-    colleagues' facts), serialised; None when a value cannot be serialised."""
+    colleagues' facts, the shelf list in use), serialised; None when a value cannot be serialised."""
     try:
         return orjson.dumps(
             [context, sorted(targets.items()), [tuple(part[:width]) for part in parts]], option=orjson.OPT_SORT_KEYS

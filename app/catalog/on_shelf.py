@@ -30,15 +30,15 @@ def add_shelf(user_id: uuid.UUID | None, parts: list[dict[str, Any]], in_use: lo
     as his rows were read with it (None: no list, and nothing is asked)."""
     if in_use is None or user_id is None:
         return
-    keyed = [(_page_key(part["oemCode"]), part) for part in parts if part["oemCode"] and not part.get("reference")]
+    keyed = [(_search_key(part["oemCode"]), part) for part in parts if part["oemCode"] and not part.get("reference")]
     views = lookup.views_for_keys({key: part["oemCode"] for key, part in keyed}, in_use)
     for key, part in keyed:
         part["shelf"] = views.get(key)
 
 
 @lru_cache(maxsize=65_536)
-def _page_key(code: str) -> str:
-    """A catalog code's search key: the same codes are on every page shown again."""
+def _search_key(code: str) -> str:
+    """A catalog code's search key (fold_code), kept: the same codes are on every page shown again."""
     return fold_code(code)
 
 
