@@ -9,6 +9,10 @@ request only while two version tokens in Redis are still those read before the r
   through the ORM session, which does not say whose rows it touched (sign-out, revoking a user's sessions, the
   impersonation link spent, the referral credit).
 
+Other domains may keep facts about the session's user beside its rows (`kept_facts`: the brands the user's plan
+opens), valid under the same tokens: a domain names the models whose changes replace them (`watch`: a row's user's
+token when it names one, else the epoch), and ORM-executed statements on their tables replace the epoch.
+
 A token is replaced when the change is flushed and again once it commits, so a request that read the rows in between
 cannot keep them. A missing token (Redis flushed or restarted, a key expired) trusts nothing: the row is read again
 under a new one. So a request costs one MGET instead of a query, a transaction and an ORM load; when Redis cannot
@@ -25,11 +29,11 @@ import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import sqlalchemy as sa
-from flask import Flask, current_app, has_app_context
+from flask import Flask, current_app, g, has_app_context, has_request_context
 from redis.exceptions import RedisError
 from sqlalchemy.orm import ORMExecuteState, Session, UOWTransaction, make_transient_to_detached
 from sqlalchemy.orm.attributes import instance_dict, manager_of_class, set_committed_value
@@ -45,9 +49,37 @@ KEEP_SECONDS = 60  # also bounds how long a change made past the ORM session (SQ
 MAX_KEPT = 4096  # rows per process; the oldest go first
 VERSION_TTL_SECONDS = 24 * 3600
 EPOCH_KEY = "auth:version:epoch"
-WATCHED_TABLES = frozenset({User.__tablename__, AuthSession.__tablename__})
 PENDING = "auth_versions_to_replace"  # Session.info: the keys a flush or statement changed, replaced again on commit
 EXTENSION = "auth_session_cache"
+REQUEST_KEPT = "auth_kept_session"  # flask.g: the request's kept entry, if its session was kept
+
+
+@dataclass(frozen=True)
+class Watch:
+    """Whose token a change to a watched model's row replaces: the user its `user_attribute` names, else the epoch;
+    `new_rows`: an added row counts too (a new subscription opens brands; a new session changes no kept row)."""
+
+    user_attribute: str | None
+    new_rows: bool = False
+
+    def key(self, row: Any) -> str:
+        return user_key(getattr(row, self.user_attribute)) if self.user_attribute else EPOCH_KEY
+
+
+_WATCHED_MODELS: dict[type, Watch] = {User: Watch("id"), AuthSession: Watch("user_id")}
+_WATCHED_TABLES: dict[str, frozenset[str]] = {  # table -> the statement kinds that replace the epoch
+    User.__tablename__: frozenset({"update", "delete"}),
+    AuthSession.__tablename__: frozenset({"update", "delete"}),
+}
+
+
+def watch(model: type, user_attribute: str | None = None, *, tables: Iterable[str] = ()) -> None:
+    """For domains that keep facts with `kept_facts`: let every added, changed or deleted row of `model` replace the
+    tokens (see Watch), and every ORM-executed INSERT, UPDATE or DELETE on `tables` (the model's own included) the
+    epoch."""
+    _WATCHED_MODELS[model] = Watch(user_attribute, new_rows=True)
+    for table in (model.__tablename__, *tables):
+        _WATCHED_TABLES[table] = frozenset({"insert", "update", "delete"})
 
 
 def user_key(user_id: uuid.UUID) -> str:
@@ -67,6 +99,7 @@ class Kept:
     keys: tuple[str, str]
     versions: tuple[bytes, bytes]
     until: float
+    facts: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)  # see kept_facts
 
     def attached(self) -> AuthSession:
         """The rows as objects made without SQL: the user persistent in the request's session (the services load
@@ -139,6 +172,7 @@ def live_session(session_id: str, load: Callable[[str], AuthSession | None]) -> 
     try:
         if kept is not None and _versions(kept.keys, create=False) == kept.versions:
             if kept.session["expires_at"] > utcnow():
+                g.setdefault(REQUEST_KEPT, kept)
                 return kept.attached()
             return None
         user_id = cache.user_of(session_id)
@@ -150,8 +184,28 @@ def live_session(session_id: str, load: Callable[[str], AuthSession | None]) -> 
     row = load(session_id)
     if row is not None:
         trusted = keys is not None and versions is not None and row.user_id == user_id
-        cache.keep(session_id, row.user_id, _kept(row, keys, versions) if trusted else None)
+        kept = _kept(row, keys, versions) if trusted else None
+        cache.keep(session_id, row.user_id, kept)
+        if kept is not None:
+            g.setdefault(REQUEST_KEPT, kept)
     return row
+
+
+def kept_facts(user_id: uuid.UUID) -> dict[Any, Any] | None:
+    """Where a domain may keep facts about `user_id` for the requests of this session: valid exactly as long as the
+    session's kept rows, since the same tokens stand for both (the domain `watch`es the models its facts come from).
+    None when this request's session was not kept, is not that user's, was dropped since (a change this request
+    flushed), or the request holds changes not yet flushed, which a query would have seen."""
+    if not has_request_context():
+        return None
+    kept: Kept | None = g.get(REQUEST_KEPT)
+    if kept is None or kept.session["user_id"] != user_id:
+        return None
+    cache: SessionCache = current_app.extensions[EXTENSION]
+    session = db.session()
+    if cache.kept(kept.session["id"]) is not kept or session.new or session.dirty or session.deleted:
+        return None
+    return kept.facts
 
 
 def _kept(row: AuthSession, keys: tuple[str, str], versions: tuple[bytes, bytes]) -> Kept:
@@ -203,19 +257,20 @@ def _changed(session: Session, keys: set[str]) -> None:
 
 def _after_flush(session: Session, _context: UOWTransaction) -> None:
     keys = set()
-    for row in (*session.dirty, *session.deleted):
-        if isinstance(row, User):
-            keys.add(user_key(row.id))
-        elif isinstance(row, AuthSession):
-            keys.add(user_key(row.user_id))
+    for rows, added in ((session.new, True), (session.dirty, False), (session.deleted, False)):
+        for row in rows:
+            watched = _WATCHED_MODELS.get(type(row))
+            if watched is not None and (watched.new_rows or not added):
+                keys.add(watched.key(row))
     _changed(session, keys)
 
 
 def _on_statement(state: ORMExecuteState) -> None:
-    if not (state.is_update or state.is_delete):
+    kind = "update" if state.is_update else "delete" if state.is_delete else "insert" if state.is_insert else None
+    if kind is None:
         return
     table = getattr(state.statement, "table", None)
-    if getattr(table, "name", None) in WATCHED_TABLES:
+    if kind in _WATCHED_TABLES.get(getattr(table, "name", None), ()):
         _changed(state.session, {EPOCH_KEY})
 
 

@@ -257,6 +257,20 @@ def _in_transaction(session: Session | scoped_session) -> bool:
     return (session() if isinstance(session, scoped_session) else session).in_transaction()
 
 
+def autocommit_connection(session: Session) -> sa.Connection | None:
+    """A connection of `session` in autocommit, for a unit of writes that is one statement (its own transaction:
+    no BEGIN or COMMIT round trip), or None where that cannot be had: off PostgreSQL, with changes pending in the
+    session, or when the session joins a transaction it does not own (a test's). What the session read so far is
+    committed first; commit the session again after the statement, so nothing else runs in autocommit."""
+    bind = session.get_bind()
+    if not isinstance(bind, sa.Engine) or bind.dialect.name != "postgresql":
+        return None
+    if session.new or session.dirty or session.deleted:
+        return None
+    session.commit()
+    return session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
+
+
 def begin_writes(session: Session, durable: bool = True) -> None:
     """Prepare the session for a batch of writes, using ids kept as plain values.
 

@@ -23,7 +23,7 @@ from redis.exceptions import RedisError
 
 from app.accounts.models import User
 from app.billing.access import ensure_brand_access, our_brand
-from app.core.db import begin_writes, insert_for, release_database, utcnow
+from app.core.db import autocommit_connection, begin_writes, insert_for, release_database, utcnow
 from app.core.errors import ApiError
 from app.extensions import db, redis_store
 from app.sources import pool as source_pool
@@ -501,9 +501,15 @@ def _finish(run: Run, answer: DecodeAnswer) -> DecodeAnswer:
         raise refusal
     run.note(result_kind=_result_kind(answer))
     run.timings.setdefault("candidate_pick", "none")
-    begin_writes(db.session, durable=False)
-    log_and_link(db.session.connection(), _log_row(run, answer, car_brand_id), vehicle_id)
-    if answer.kind in REQUEST_KINDS:
+    row = _log_row(run, answer, car_brand_id)
+    saves_request = answer.kind in REQUEST_KINDS
+    # A found car's log row and history link are one statement on PostgreSQL: alone, it is its own transaction.
+    connection = autocommit_connection(db.session) if vehicle_id is not None and not saves_request else None
+    if connection is None:
+        begin_writes(db.session, durable=False)
+        connection = db.session.connection()
+    log_and_link(connection, row, vehicle_id)
+    if saves_request:
         _save_request(run.user_id, run.vin, answer.kind, answer.identified)
     db.session.commit()
     return answer

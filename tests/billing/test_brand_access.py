@@ -1,9 +1,11 @@
 """The brand-access guard, on a tiny brand-bound route of a test app (after authentication, like real routes)."""
 
 import pytest
+import sqlalchemy as sa
 from flask import Blueprint, jsonify
 
 from app.billing.access import requires_brand_access
+from app.billing.models import Subscription
 from app.extensions import db
 from tests.conftest import PASSWORD, SITE
 
@@ -119,3 +121,106 @@ def test_the_refusal_is_in_english_when_asked(probe_client, signed_in, billing_c
     response = probe_client.get(f"/api/test-brands/{billing_catalog.brands[0].id}", headers={"Accept-Language": "en"})
 
     assert response.get_json()["error"]["message"] == "You need an active subscription to see this."
+
+
+# --- the coverage kept beside the signed-in session (app.billing.subscriptions.queries.brand_coverage) ------------
+
+
+def _subscription_reads(app, action) -> list[str]:
+    seen: list[str] = []
+
+    def record(_conn, _cursor, statement, *_args) -> None:
+        if "subscription" in statement:
+            seen.append(statement)
+
+    with app.app_context():
+        engine = db.engine
+    sa.event.listen(engine, "before_cursor_execute", record)
+    try:
+        action()
+    finally:
+        sa.event.remove(engine, "before_cursor_execute", record)
+    return seen
+
+
+def _open(probe_client, brand) -> int:
+    return probe_client.get(f"/api/test-brands/{brand.id}").status_code
+
+
+def test_an_open_brand_asked_again_reads_no_subscription(app, probe_client, signed_in, make_subscription):
+    subscription = make_subscription(signed_in(), "active", "trio")
+    assert _open(probe_client, subscription.brands[0]) == 200
+    assert _open(probe_client, subscription.brands[0]) == 200
+
+    reads = _subscription_reads(app, lambda: _open(probe_client, subscription.brands[0]))
+
+    assert reads == []
+    assert _subscription_reads(app, lambda: _open(probe_client, subscription.brands[1])) != []  # another brand: read
+
+
+def test_a_brand_taken_out_of_the_plan_is_refused_at_once(probe_client, signed_in, make_subscription):
+    subscription = make_subscription(signed_in(), "active", "trio")
+    dropped = subscription.brands[2]
+    assert [_open(probe_client, dropped) for _ in range(2)] == [200, 200]
+
+    subscription.brands = subscription.brands[:2]
+    db.session.commit()
+
+    assert _open(probe_client, dropped) == 403
+    assert _open(probe_client, subscription.brands[0]) == 200
+
+
+def test_a_subscription_ended_by_a_statement_ends_access_at_once(probe_client, signed_in, make_subscription):
+    subscription = make_subscription(signed_in(), "active", "single")
+    brand = subscription.brands[0]
+    assert [_open(probe_client, brand) for _ in range(2)] == [200, 200]
+
+    # As the period-end job does: an UPDATE statement, not a changed object.
+    db.session.execute(sa.update(Subscription).where(Subscription.id == subscription.id).values(status="expired"))
+    db.session.commit()
+
+    response = probe_client.get(f"/api/test-brands/{brand.id}")
+    assert response.status_code == 403
+    assert response.get_json()["error"]["code"] == "subscription_required"
+
+
+def test_a_new_subscription_opens_its_brands_at_once(probe_client, signed_in, make_subscription, billing_catalog):
+    user = signed_in()
+    brand = billing_catalog.brands[0]
+    assert [_open(probe_client, brand) for _ in range(2)] == [403, 403]
+
+    make_subscription(user, "trial", "single")
+
+    assert _open(probe_client, brand) == 200
+
+
+def test_a_retired_brand_is_closed_to_the_full_plan_at_once(probe_client, signed_in, make_subscription):
+    subscription = make_subscription(signed_in(), "active", "full")
+    retired = subscription.brands[1]
+    assert [_open(probe_client, retired) for _ in range(2)] == [200, 200]
+
+    retired.active = False
+    db.session.commit()
+
+    response = probe_client.get(f"/api/test-brands/{retired.id}")
+    assert response.get_json()["error"]["code"] == "brand_not_in_plan"
+
+
+def test_kept_coverage_is_the_dealers_own(make_app, create_user, make_subscription, billing_catalog):
+    """Two dealers of one process, one with a plan and one without: each gets their own answer, asked in turns."""
+    application = make_app()
+    application.register_blueprint(probe)
+    brand = billing_catalog.brands[0]
+    clients = {}
+    for name, status in (("paying", "active"), ("lapsed", "expired")):
+        user = create_user()
+        make_subscription(user, status, "single", days_left=20 if status == "active" else -1)
+        clients[name] = application.test_client()
+        signed = clients[name].post(
+            "/api/auth/sign-in/email", json={"email": user.email, "password": PASSWORD}, headers=SITE
+        )
+        assert signed.status_code == 200
+
+    answers = [(name, _open(client, brand)) for _ in range(3) for name, client in clients.items()]
+
+    assert answers == [("paying", 200), ("lapsed", 403)] * 3

@@ -368,3 +368,30 @@ def test_a_real_redis_going_away_refuses_new_vins_with_503_and_keeps_stored_ones
     assert (again.status_code, again.get_json()["vehicle"]["id"]) == (200, stored["id"])
     assert db.session.scalar(sa.select(Vehicle).where(Vehicle.vin == VIN_CLIO)) is None
     assert last_log(VIN_CLIO).error_message == "decode_unavailable"
+
+
+@pytest.mark.no_isolation
+def test_cached_decodes_on_the_apps_own_engine_log_each_and_leave_no_connection_in_autocommit(app, upstreams):
+    """On the app's own engine (no test transaction around it), a found car's log row and history link are one
+    statement, on PostgreSQL its own transaction: every decode is logged, the link is one row, and the connections
+    go back to the pool in transactions again (a later request's writes stay atomic)."""
+    with committed_dealer(app) as dealer:
+        client = app.test_client()
+        signed = client.post(
+            "/api/auth/sign-in/email", json={"email": dealer.email, "password": PASSWORD}, headers=SITE
+        )
+        assert signed.status_code == 200
+        answers = [client.post("/api/vehicles/decode", json={"vin": VIN_GOLF}, headers=SITE) for _ in range(5)]
+        assert [answer.status_code for answer in answers] == [200] * 5
+        vehicle_id = answers[0].get_json()["vehicle"]["id"]
+        with app.app_context():
+            logged = db.session.scalars(sa.select(QueryLog.vin).where(QueryLog.user_id == dealer.id)).all()
+            links = db.session.scalars(sa.select(UserVehicle.vehicle_id).where(UserVehicle.user_id == dealer.id)).all()
+            pooled = [db.engine.connect() for _ in range(3)]
+            in_autocommit = [connection.get_isolation_level() == "AUTOCOMMIT" for connection in pooled]
+            for connection in pooled:
+                connection.close()
+            db.session.remove()
+    assert logged == [VIN_GOLF] * 5
+    assert links == [vehicle_id]
+    assert in_autocommit == [False, False, False]

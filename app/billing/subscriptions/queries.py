@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import sqlalchemy as sa
 from flask_babel import lazy_gettext as _l
 from sqlalchemy.orm import joinedload
 
 from app.accounts.models import User
+from app.auth.session_cache import kept_facts, watch
 from app.billing import offers
 from app.billing.models import LIVE_STATUSES, Brand, Plan, Subscription, user_brands
 from app.core.db import utcnow
@@ -58,13 +61,13 @@ def brand_ids_for(user: User) -> set[int]:
 
 
 def _brand_coverage_query() -> sa.Select:
-    """(the latest live subscription opens :brand_id) for :user_id at :now; no row when none is live."""
+    """(the latest live subscription opens :brand_id, its end) for :user_id at :now; no row when none is live."""
     brand_id = sa.bindparam("brand_id")
     chosen = sa.exists().where(user_brands.c.subscription_id == Subscription.id, user_brands.c.brand_id == brand_id)
     active = sa.exists().where(Brand.id == brand_id, Brand.active)
     covered = sa.or_(sa.and_(Plan.brand_count == 0, active), sa.and_(Plan.brand_count > 0, chosen))
     return (
-        sa.select(covered)
+        sa.select(covered, Subscription.end_date)
         .select_from(Subscription)
         .join(Plan, Plan.id == Subscription.plan_id)
         .where(
@@ -82,11 +85,29 @@ BRAND_COVERAGE = _brand_coverage_query()
 
 
 def brand_coverage(user: User, brand_id: int | None) -> tuple[bool, bool]:
-    """(has a live subscription, it opens `brand_id`): every active brand on the Full plan, else the chosen ones."""
+    """(has a live subscription, it opens `brand_id`): every active brand on the Full plan, else the chosen ones.
+
+    Kept beside the signed-in session (`kept_facts`) until its subscription's period ends: any change to the user's
+    subscriptions, or to plans and brands, replaces the session's tokens and so drops it."""
+    facts = kept_facts(user.id)
+    now = utcnow()
+    kept = facts.get((COVERAGE, brand_id)) if facts is not None else None
+    if kept is not None and kept[2] > now:
+        return kept[:2]
     # A plain read of the request's connection: the ORM session's execute cost as much Python as the round trip.
-    parameters = {"user_id": user.id, "brand_id": brand_id, "now": utcnow()}
+    parameters = {"user_id": user.id, "brand_id": brand_id, "now": now}
     row = db.session.connection().execute(BRAND_COVERAGE, parameters).first()
-    return (row is not None, bool(row and row[0]))
+    live, covered = row is not None, bool(row and row[0])
+    if facts is not None:
+        facts[(COVERAGE, brand_id)] = (live, covered, row[1] if live else datetime.max.replace(tzinfo=UTC))
+    return live, covered
+
+
+COVERAGE = "billing.brand_coverage"
+# What the coverage is read from: a user's subscriptions (and, through them, their chosen brands), plans and brands.
+watch(Subscription, "user_id", tables=[user_brands.name])
+watch(Plan)
+watch(Brand)
 
 
 def trial_eligible(user: User) -> bool:
