@@ -158,8 +158,8 @@ def commit_per_request(app: Flask, db: SQLAlchemy) -> None:
 
     @app.after_request
     def _finish(response: Response) -> Response:
-        if not db.session().in_transaction():
-            return response  # nothing read or written (a session has a transaction from its first add or read on)
+        if not _holds_work(db.session()):
+            return response  # nothing read or written: a commit would have nothing to send
         if response.status_code >= 400 or g.get("answer_is_refusal"):
             db.session.rollback()
             return response
@@ -229,6 +229,30 @@ def _report_deferred_write(statement: str) -> None:
     log.warning(message, statement[:200])
 
 
+def _holds_work(session: Session) -> bool:
+    """Whether the session's transaction reached the database or holds changes. A session has a transaction from its
+    first add on (the signed-in user is added to every request's session without SQL): that alone needs no commit."""
+    if not session.in_transaction():
+        return False
+    return bool(session.info.get(ON_CONNECTION) or session.new or session.dirty or session.deleted)
+
+
+ON_CONNECTION = "transaction_on_connection"  # Session.info: the transaction has begun on a connection
+
+
+def _began_on_connection(session: Session, _transaction: Any, _connection: sa.Connection) -> None:
+    session.info[ON_CONNECTION] = True
+
+
+def _transaction_ended(session: Session, transaction: Any) -> None:
+    if transaction.parent is None:
+        session.info.pop(ON_CONNECTION, None)
+
+
+sa.event.listen(Session, "after_begin", _began_on_connection)
+sa.event.listen(Session, "after_transaction_end", _transaction_ended)
+
+
 def _unit_ended(_session: Session) -> None:
     _unit_has_read.set(False)
     _holding_write_lock.set(False)
@@ -257,18 +281,14 @@ def _in_transaction(session: Session | scoped_session) -> bool:
     return (session() if isinstance(session, scoped_session) else session).in_transaction()
 
 
-def autocommit_connection(session: Session) -> sa.Connection | None:
-    """A connection of `session` in autocommit, for a unit of writes that is one statement (its own transaction:
-    no BEGIN or COMMIT round trip), or None where that cannot be had: off PostgreSQL, with changes pending in the
-    session, or when the session joins a transaction it does not own (a test's). What the session read so far is
-    committed first; commit the session again after the statement, so nothing else runs in autocommit."""
+def own_autocommit_connection(session: Session) -> sa.Connection | None:
+    """A connection of the session's engine in autocommit, apart from the session, for writes that are one statement
+    and a unit by themselves (no BEGIN or COMMIT round trip, no session commit); close it after the statement. None
+    where that cannot be had: off PostgreSQL, or when the session joins a transaction it does not own (a test's)."""
     bind = session.get_bind()
     if not isinstance(bind, sa.Engine) or bind.dialect.name != "postgresql":
         return None
-    if session.new or session.dirty or session.deleted:
-        return None
-    session.commit()
-    return session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
+    return bind.connect().execution_options(isolation_level="AUTOCOMMIT")
 
 
 def begin_writes(session: Session, durable: bool = True) -> None:

@@ -23,7 +23,7 @@ from redis.exceptions import RedisError
 
 from app.accounts.models import User
 from app.billing.access import ensure_brand_access, our_brand
-from app.core.db import autocommit_connection, begin_writes, insert_for, release_database, utcnow
+from app.core.db import begin_writes, insert_for, own_autocommit_connection, release_database, utcnow
 from app.core.errors import ApiError
 from app.extensions import db, redis_store
 from app.sources import pool as source_pool
@@ -492,7 +492,8 @@ def _stored_vehicle(vin: str, candidate_key: str = "") -> Vehicle | None:
 
 
 def _finish(run: Run, answer: DecodeAnswer) -> DecodeAnswer:
-    """Write the query log, the history link and a saved request in one transaction that starts with a write."""
+    """Write the query log, the history link and a saved request in one transaction that starts with a write (on
+    PostgreSQL a found car's log row and link are one statement, on a connection of its own)."""
     vehicle = answer.vehicle or {}
     vehicle_id, car_brand_id = vehicle.get("id"), vehicle.get("brandId")
     refusal = _late_refusal(run, car_brand_id)
@@ -503,12 +504,14 @@ def _finish(run: Run, answer: DecodeAnswer) -> DecodeAnswer:
     run.timings.setdefault("candidate_pick", "none")
     row = _log_row(run, answer, car_brand_id)
     saves_request = answer.kind in REQUEST_KINDS
-    # A found car's log row and history link are one statement on PostgreSQL: alone, it is its own transaction.
-    connection = autocommit_connection(db.session) if vehicle_id is not None and not saves_request else None
-    if connection is None:
-        begin_writes(db.session, durable=False)
-        connection = db.session.connection()
-    log_and_link(connection, row, vehicle_id)
+    # A found car's log row and history link are one statement on PostgreSQL: alone, its own transaction.
+    own = own_autocommit_connection(db.session) if vehicle_id is not None and not saves_request else None
+    if own is not None:
+        with own:
+            log_and_link(own, row, vehicle_id)
+        return answer
+    begin_writes(db.session, durable=False)
+    log_and_link(db.session.connection(), row, vehicle_id)
     if saves_request:
         _save_request(run.user_id, run.vin, answer.kind, answer.identified)
     db.session.commit()
