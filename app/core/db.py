@@ -18,6 +18,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Session, scoped_session
 
 from app.core.errors import error_response
+from app.core.sqlite_write_lock import begin_immediate, install_write_lock
 
 log = logging.getLogger(__name__)
 
@@ -186,9 +187,11 @@ def commit_per_request(app: Flask, db: SQLAlchemy) -> None:
 
 
 def tune_sqlite(engine: Engine, busy_timeout_ms: int) -> None:
-    """Give SQLite real transactions (savepoints), foreign keys and tolerance of a second process writing."""
+    """Give SQLite real transactions (savepoints), foreign keys and tolerance of a second process writing; the
+    process's own writers queue on a lock of the engine's (`sqlite_write_lock`), not in SQLite's busy handler."""
     if engine.dialect.name != "sqlite":
         return
+    install_write_lock(engine, busy_timeout_ms / 1000)
 
     @sa.event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection, _record):
@@ -206,7 +209,10 @@ def tune_sqlite(engine: Engine, busy_timeout_ms: int) -> None:
     def _on_begin(conn):
         _unit_has_read.set(False)
         _holding_write_lock.set(_write_lock_up_front.get())
-        conn.exec_driver_sql("BEGIN IMMEDIATE" if _write_lock_up_front.get() else "BEGIN")
+        if _write_lock_up_front.get():
+            begin_immediate(conn)
+        else:
+            conn.exec_driver_sql("BEGIN")
 
     @sa.event.listens_for(engine, "before_cursor_execute")
     def _audit(_conn, _cursor, statement, _parameters, _context, _executemany):
