@@ -41,6 +41,7 @@ from sqlalchemy.orm.attributes import instance_dict, manager_of_class, set_commi
 from app.accounts.models import User
 from app.auth.models import AuthSession
 from app.core.db import utcnow
+from app.core.redis_store import mget_first
 from app.extensions import db, redis_store
 
 log = logging.getLogger(__name__)
@@ -216,7 +217,7 @@ def _versions(keys: tuple[str, str], create: bool) -> tuple[bytes, bytes] | None
     """The tokens under `keys`; a missing one trusts nothing: None, or with `create` a new token set (if still
     missing) and read back."""
     client = redis_store.client
-    found = client.mget(keys)
+    found = mget_first(client, keys)
     if all(found):
         return tuple(found)
     if not create:

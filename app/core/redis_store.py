@@ -11,11 +11,11 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
 
 import redis
-from flask import Flask, current_app
+from flask import Flask, current_app, g, has_request_context, request
 from redis.backoff import ExponentialBackoff
 from redis.retry import Retry
 
@@ -97,6 +97,37 @@ class RedisStore:
         """Whether this is the first call for `key` in the next `seconds` (it sets a marker that ends with them);
         `when_down` when Redis does not answer."""
         return bool(self.optional(what, lambda client: client.set(key, 1, nx=True, ex=seconds), when_down))
+
+
+# endpoint -> the keys its view will read, known from the request alone (see read_ahead)
+_AHEAD: dict[str, Callable[[], Iterable[str]]] = {}
+READ_AHEAD = "redis_read_ahead"  # flask.g: the values read ahead, by key
+
+
+def read_ahead(endpoint: str, keys: Callable[[], Iterable[str]]) -> None:
+    """Let the request's first MGET (the session's tokens, `mget_first`) also read the keys that `endpoint`'s view
+    will GET, as `keys()` tells them from the request (it must not raise: none for a request it cannot read), so
+    the view's `get` costs no round trip of its own."""
+    _AHEAD[endpoint] = keys
+
+
+def mget_first(client: redis.Redis, keys: Sequence[str]) -> list[bytes | None]:
+    """MGET `keys` and, in the same round trip, the keys this request's endpoint reads ahead."""
+    keys_of = _AHEAD.get(request.endpoint or "") if has_request_context() else None
+    ahead = list(keys_of()) if keys_of is not None else []
+    if not ahead:
+        return client.mget(keys)
+    values = client.mget([*keys, *ahead])
+    g.setdefault(READ_AHEAD, {}).update(zip(ahead, values[len(keys) :], strict=True))
+    return values[: len(keys)]
+
+
+def get(client: redis.Redis, key: str) -> bytes | None:
+    """GET `key`, answered by this request's read-ahead once when it read the key (a moment ago, in this request)."""
+    ahead = g.get(READ_AHEAD) if has_request_context() else None
+    if ahead and key in ahead:
+        return ahead.pop(key)
+    return client.get(key)
 
 
 class Outage:

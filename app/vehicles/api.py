@@ -9,9 +9,11 @@ from flask_login import current_user
 from app.core.db import reads_first
 from app.core.errors import ApiError
 from app.core.openapi import StatusTrue, documented
+from app.core.redis_store import read_ahead
 from app.core.validation import int_arg, json_body, text_field
 from app.vehicles import answers, refusals, services
 from app.vehicles.answers import read_pick, vehicle_view
+from app.vehicles.cache import ahead_of_decode
 from app.vehicles.decode import decode
 from app.vehicles.schemas import DecodeAnswer, DecodeBody, History, HistoryQuery, ReportBody, Reported, VehicleOut
 from app.vehicles.throttles import decode_throttle
@@ -47,6 +49,14 @@ def decode_route():
 def choose_again(vehicle_id: int):
     """Not this vehicle: the VIN's candidates again, the caller's pick marked; a decode with a pick replaces it."""
     return _answered(decode(current_user, services.candidate_vin(vehicle_id), choose_again=True))
+
+
+def _decode_cache_key() -> list[str]:
+    body = request.get_json(silent=True)
+    return ahead_of_decode(body.get("vin") if isinstance(body, dict) else None)
+
+
+read_ahead("vehicles_api.decode_route", _decode_cache_key)
 
 
 def _answered(answer: answers.DecodeAnswer) -> Response:

@@ -10,7 +10,12 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
 from redis import Redis
+
+from app.core import redis_store
+from app.core.errors import ApiError
+from app.vehicles.answers import normalize_vin
 
 POSITIVE_TTL_SECONDS = 24 * 3600
 NEGATIVE_TTL_SECONDS = 6 * 3600
@@ -26,6 +31,15 @@ return 0
 
 def positive_key(vin: str) -> str:
     return f"vin:resolve:{vin}"
+
+
+def ahead_of_decode(raw_vin: Any) -> list[str]:
+    """What a decode route reads ahead with the session's tokens (`redis_store.read_ahead`): the cached answer of
+    the VIN asked for, the one GET of a cached decode; nothing for what is not a VIN."""
+    try:
+        return [positive_key(normalize_vin(raw_vin))]
+    except ApiError:
+        return []
 
 
 def negative_key(vin: str) -> str:
@@ -86,5 +100,5 @@ class ResolveCache:
         return [key for key, count in zip(keys, deleted, strict=True) if count], len(keys)
 
     def _read(self, key: str) -> dict[str, Any] | None:
-        raw = self.client.get(key)
-        return json.loads(raw) if raw else None
+        raw = redis_store.get(self.client, key)  # read ahead with the session's tokens by the decode routes
+        return orjson.loads(raw) if raw else None

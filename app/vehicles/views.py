@@ -25,12 +25,13 @@ from app.analytics.services import capture
 from app.core import throttle
 from app.core.errors import ApiError, error_response
 from app.core.htmx import vary_on_htmx, wants_fragment
-from app.core.redis_store import UNAVAILABLE
+from app.core.redis_store import UNAVAILABLE, read_ahead
 from app.core.validation import int_arg, text_field
 from app.extensions import db, limiter, redis_store
 from app.vehicles import background, refusals, services
 from app.vehicles.answers import DecodeAnswer, Pick, normalize_vin, read_pick
 from app.vehicles.browse_link import browse_make
+from app.vehicles.cache import ahead_of_decode
 from app.vehicles.decode import decode
 from app.vehicles.models import Vehicle
 from app.vehicles.progress import STAGES, Progress, ProgressRecord
@@ -221,6 +222,9 @@ def _report_outcome(vin: str, outcome: dict[str, Any], elapsed_seconds: float) -
 @bp.get("/vin")
 def search():
     return _search_page(request.args.get("vin", "").strip()[:40], None)
+
+
+read_ahead("vehicles_views.start_decode", lambda: ahead_of_decode(request.form.get("vin")))
 
 
 @bp.post("/vin/decode")

@@ -15,6 +15,7 @@ from app.vehicles.answers import vehicle_view
 from app.vehicles.breaker import portal_breaker
 from app.vehicles.cache import ResolveCache, negative_key, positive_key
 from app.vehicles.models import QueryLog, UserVehicle, Vehicle, VinRequest
+from tests.conftest import csrf_token_from
 from tests.support.processes import wait_until
 
 VIN_MERCEDES = "WDD2050421F000006"  # a make whose VIN identification the portal has suspended
@@ -239,6 +240,40 @@ def test_a_repeat_decode_is_answered_from_the_resolve_cache(dealer, decode_vin, 
     assert redis_store.client.ttl(positive_key(VIN_GOLF)) > 23 * 3600
     timings = last_log(VIN_GOLF).timings
     assert timings["cache_source"] == "redis_positive" and isinstance(timings["cache_hit_ms"], int)
+
+
+def _redis_commands(app, monkeypatch, action) -> list[str]:
+    with app.app_context():
+        client = redis_store.client
+    sent: list[str] = []
+    execute = client.execute_command
+
+    def record(*args, **options):
+        sent.append(str(args[0]))
+        return execute(*args, **options)
+
+    monkeypatch.setattr(client, "execute_command", record)
+    action()
+    monkeypatch.undo()
+    return sent
+
+
+def test_a_cached_decode_reads_its_answer_with_the_sessions_tokens(
+    app, dealer, client, decode_vin, upstreams, monkeypatch
+):
+    """One Redis round trip: the resolve cache's key is read in the session check's MGET, not by a GET of its own,
+    on the API and on the search page alike."""
+    first = decode_vin(VIN_GOLF).get_json()
+    decode_vin(VIN_GOLF)  # the session is kept from here on
+    token = csrf_token_from(client.get("/vin").get_data(as_text=True))
+    form = {"vin": VIN_GOLF.lower(), "csrf_token": token}
+
+    api = _redis_commands(app, monkeypatch, lambda: decode_vin(VIN_GOLF.lower()))
+    page = _redis_commands(app, monkeypatch, lambda: client.post("/vin/decode", data=form))
+
+    assert decode_vin(VIN_GOLF).get_json() == first
+    assert api == ["MGET"], api
+    assert page == ["MGET"], page
 
 
 def test_a_stored_vehicle_answers_when_the_cache_is_gone_and_refills_it(dealer, decode_vin, upstreams):
