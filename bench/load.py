@@ -38,7 +38,6 @@ from flask import Flask
 
 from app.catalog.models import Category, Part
 from app.config import PROJECT_ROOT
-from app.core.embedded_redis import EmbeddedRedis
 from app.extensions import db
 from app.launcher import child_commands
 from app.sources.sandbox.catalog import VIN_GOLF
@@ -51,6 +50,7 @@ from bench.stack import (
     Served,
     bench_app,
     bench_config,
+    embedded_store,
     printed,
     run_benchmarks,
 )
@@ -554,13 +554,9 @@ def run_shop(shop: Shop, database_url: str, redis_url: str) -> list[Result]:
 @contextmanager
 def embedded_default() -> Iterator[tuple[str, str]]:
     """A temporary SQLite file and an embedded Redis-compatible store of its own (as `make run` starts one)."""
-    store = EmbeddedRedis().start()
-    try:
-        with tempfile.TemporaryDirectory(prefix="bench-load-") as directory:
-            print(f"\ndatabase: SQLite file in {directory} (temporary)\nredis:    embedded store at {store.url}")
-            yield f"sqlite:///{directory}/bench.sqlite3", store.url
-    finally:
-        store.stop()
+    with embedded_store() as store_url, tempfile.TemporaryDirectory(prefix="bench-load-") as directory:
+        print(f"\ndatabase: SQLite file in {directory} (temporary)\nredis:    embedded store at {store_url}")
+        yield f"sqlite:///{directory}/bench.sqlite3", store_url
 
 
 PRODUCTION = Shop("PostgreSQL behind gunicorn as in production", DEALERS, REQUESTS, production_command, True)

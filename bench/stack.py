@@ -1,9 +1,9 @@
 """What a benchmark runs against: a fresh database and Redis, the source sandboxes, the app served over real HTTP, and
 `Bench`, which the decode benchmarks drive it through.
 
-The database is a temporary SQLite file and Redis the embedded store, unless BENCH_DATABASE_URL names a PostgreSQL
-database to create (refused if it exists, dropped afterwards) and BENCH_REDIS_URL a Redis database number that is
-empty (flushed afterwards). Nothing else on either server is touched.
+The database is a temporary SQLite file and Redis an embedded store in a child process (`embedded_store`), unless
+BENCH_DATABASE_URL names a PostgreSQL database to create (refused if it exists, dropped afterwards) and BENCH_REDIS_URL
+a Redis database number that is empty (flushed afterwards). Nothing else on either server is touched.
 """
 
 from __future__ import annotations
@@ -11,8 +11,10 @@ from __future__ import annotations
 import gc
 import logging
 import os
+import subprocess
 import sys
 import tempfile
+import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -26,7 +28,7 @@ from flask import Flask, Response, jsonify
 from flask_migrate import upgrade
 
 from app import create_app
-from app.config import normalize_database_url
+from app.config import PROJECT_ROOT, normalize_database_url
 from app.core.loopback import LoopbackServer
 from app.extensions import db, redis_store
 from app.vehicles.cache import ResolveCache
@@ -38,6 +40,8 @@ from tests.support.upstreams import Upstreams
 
 DECODE_PATH = "/api/vehicles/decode"
 STRAGGLER_WAIT_SECONDS = 30
+STORE_READY_SECONDS = 30
+STORE_STOP_SECONDS = 10
 
 EMAIL = "bench@example.com"
 PASSWORD = "bench-horse-42-staple"  # noqa: S105 - a throwaway dealer in a throwaway database
@@ -87,10 +91,11 @@ def _created_postgres_database(url: sa.URL) -> Iterator[tuple[str, str]]:
 
 @contextmanager
 def fresh_redis() -> Iterator[tuple[str, str]]:
-    """An empty Redis database: (URL, what it is); an empty URL means the app's embedded store."""
+    """An empty Redis database: (URL, what it is); without BENCH_REDIS_URL, an embedded store of its own."""
     url = os.environ.get("BENCH_REDIS_URL", "").strip()
     if not url:
-        yield "", "embedded Redis-compatible store (in this process)"
+        with embedded_store() as store_url:
+            yield store_url, f"embedded Redis-compatible store at {store_url} (in a child process)"
         return
     client = redis.Redis.from_url(url)
     given = client.connection_pool.connection_kwargs
@@ -102,6 +107,59 @@ def fresh_redis() -> Iterator[tuple[str, str]]:
             yield url, f"{where} (empty before, flushed after)"
         finally:
             client.flushdb()
+    finally:
+        client.close()
+
+
+# The store's process: it prints its URL, then serves until its stdin closes (so it ends with the bench, however the
+# bench ends; Ctrl-C reaches the bench, which closes it).
+_STORE_PROCESS = (
+    "import signal, sys\n"
+    "signal.signal(signal.SIGINT, signal.SIG_IGN)\n"
+    "from app.core.embedded_redis import EmbeddedRedis\n"
+    "print(EmbeddedRedis().start().url, flush=True)\n"
+    "sys.stdin.read()\n"
+)
+
+
+@contextmanager
+def embedded_store() -> Iterator[str]:
+    """The embedded Redis-compatible store in a child process, as `make run` has it outside the web workers (in the
+    launcher), so its request handling does not take the GIL from the app and the clients under test: its URL once it
+    answers PING. Stopped at the end, on errors too."""
+    process = subprocess.Popen(  # noqa: S603 - our own interpreter and a constant script
+        [sys.executable, "-c", _STORE_PROCESS],
+        cwd=PROJECT_ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        url = process.stdout.readline().strip()  # "" when the child failed before serving (its error is on stderr)
+        deadline = time.monotonic() + STORE_READY_SECONDS
+        while not _answers_ping(url):
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise BenchSetupError(f"the embedded store did not answer PING ({url or 'no URL'})")
+            time.sleep(0.05)
+        yield url
+    finally:
+        process.stdin.close()  # its end of serving
+        try:
+            process.wait(timeout=STORE_STOP_SECONDS)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        process.stdout.close()
+
+
+def _answers_ping(url: str) -> bool:
+    if not url:
+        return False
+    client = redis.Redis.from_url(url, socket_timeout=1)
+    try:
+        return bool(client.ping())
+    except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError):
+        return False
     finally:
         client.close()
 
