@@ -1,19 +1,23 @@
-"""Response security policy (CSP and headers), the view markers (open without a session, role asked for) and the
-constant-time token check."""
+"""Response security policy (CSP and headers), Flask's signed cookie session, the view markers (open without a
+session, role asked for) and the constant-time token check."""
 
 from __future__ import annotations
 
 import base64
+import copy
+import functools
 import hashlib
 import hmac
+import time
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
-from flask import Flask, Response, current_app, redirect, request
-from flask.sessions import SecureCookieSessionInterface
+from flask import Flask, Request, Response, current_app, redirect, request
+from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from flask_talisman import Talisman
-from itsdangerous import URLSafeTimedSerializer
+from itsdangerous import BadSignature, URLSafeTimedSerializer
 from markupsafe import Markup
 from werkzeug.datastructures import Headers
 
@@ -149,19 +153,79 @@ def init_security_headers(app: Flask) -> None:
     app.jinja_env.globals["theme_script"] = Markup(THEME_SCRIPT)  # noqa: S704 - a constant of ours, no input
 
 
+# Signed cookie sessions whose contents a process keeps once verified (each entry is one cookie of up to 4 KB and
+# its decoded contents: a few MB at most).
+KEPT_COOKIE_SESSIONS = 512
+_FLAT = (str, int, float, type(None))  # values a request can only replace, never change in place
+
+
+@dataclass(frozen=True)
+class _OpenedCookie:
+    """A verified cookie's contents, when it was signed (its age is checked on every request) and whether a shallow
+    copy keeps a request's changes out of them (no list or dict inside)."""
+
+    data: dict
+    signed_at: int
+    flat: bool
+
+
+@dataclass(frozen=True)
+class _Signing:
+    """The serializer of one set of keys and the cookies it has verified: new keys start with none kept."""
+
+    keys: tuple
+    serializer: URLSafeTimedSerializer | None
+    opened: Callable[[str], _OpenedCookie]
+
+
 class KeptSerializerSessionInterface(SecureCookieSessionInterface):
     """Flask's signed cookie session (it holds the form token), with its serializer made once per set of keys instead
-    of on every request."""
+    of on every request, and each cookie's signature verified and its JSON decoded once per process: the latest
+    KEPT_COOKIE_SESSIONS cookies are kept with their contents, by the exact cookie string and per serializer (a new
+    SECRET_KEY or fallback verifies every cookie again). A tampered cookie is another string, verified and refused
+    (never kept); a kept cookie's age is checked against PERMANENT_SESSION_LIFETIME on every request, as
+    itsdangerous checks it; each request gets its own copy of the contents, since it may change them."""
 
-    def __init__(self) -> None:
-        self._made: tuple[tuple, URLSafeTimedSerializer | None] | None = None
+    def __init__(self, kept: int = KEPT_COOKIE_SESSIONS) -> None:
+        self._kept = kept
+        self._made: _Signing | None = None
 
     def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
+        return self._signing(app).serializer
+
+    def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
+        signing = self._signing(app)
+        if signing.serializer is None:
+            return None
+        cookie = request.cookies.get(self.get_cookie_name(app))
+        if not cookie:
+            return self.session_class()
+        try:
+            opened = signing.opened(cookie)
+        except BadSignature:
+            return self.session_class()
+        age = int(time.time()) - opened.signed_at
+        if not 0 <= age <= app.permanent_session_lifetime.total_seconds():
+            return self.session_class()  # expired (or signed in the future), as itsdangerous's max_age refuses it
+        # The session class copies the top level itself; only nested lists and dicts need a deep copy.
+        return self.session_class(opened.data if opened.flat else copy.deepcopy(opened.data))
+
+    def _signing(self, app: Flask) -> _Signing:
         keys = (app.secret_key, tuple(app.config["SECRET_KEY_FALLBACKS"] or ()))
         made = self._made
-        if made is None or made[0] != keys:
-            made = self._made = (keys, super().get_signing_serializer(app))
-        return made[1]
+        if made is None or made.keys != keys:
+            serializer = super().get_signing_serializer(app)
+            made = self._made = _Signing(keys, serializer, functools.lru_cache(self._kept)(_opener(serializer)))
+        return made
+
+
+def _opener(serializer: URLSafeTimedSerializer | None) -> Callable[[str], _OpenedCookie]:
+    def open_cookie(cookie: str) -> _OpenedCookie:
+        """Verify and decode a cookie (BadSignature if it is not one of ours; lru_cache keeps no exception)."""
+        data, signed_at = serializer.loads(cookie, return_timestamp=True)
+        return _OpenedCookie(data, int(signed_at.timestamp()), all(isinstance(v, _FLAT) for v in data.values()))
+
+    return open_cookie
 
 
 def init_form_csrf(app: Flask) -> None:

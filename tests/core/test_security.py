@@ -1,6 +1,8 @@
 """Response security policy and CSRF protection."""
 
 import re
+import time
+from datetime import timedelta
 
 import pytest
 
@@ -148,3 +150,125 @@ def test_cookie_api_call_from_this_site_passes(api_write_app, header):
 
 def test_api_call_without_the_session_cookie_needs_no_origin(api_write_app):
     assert api_write_app.test_client().post("/api/test/write", json={}).status_code == 200
+
+
+# --- Flask's signed cookie session: each cookie verified once per process, its contents copied per request ----------
+
+
+@pytest.fixture
+def make_session_app(make_app):
+    """An app with routes that start, read and change the cookie session (two hours' lifetime unless told)."""
+    from flask import Blueprint, session
+
+    from app.core.security import public
+
+    def contents() -> dict:
+        return {key: value for key, value in session.items() if not key.startswith("_")}  # Flask-Login's "_fresh"
+
+    def build(**overrides):
+        app = make_app(**{"PERMANENT_SESSION_LIFETIME": timedelta(hours=2), **overrides})
+        routes = Blueprint("session_routes", __name__, url_prefix="/api/test/session")
+
+        @routes.post("/start")
+        @public
+        def start():
+            session["seen"] = ["start"]
+            return contents()
+
+        @routes.post("/read")
+        @public
+        def read():
+            return contents()
+
+        @routes.post("/add/<value>")
+        @public
+        def add(value):
+            session["seen"].append(value)  # in place: Flask does not even notice the change
+            session["last"] = value
+            return contents()
+
+        app.register_blueprint(routes)
+        return app
+
+    return build
+
+
+@pytest.fixture
+def session_app(make_session_app):
+    return make_session_app()
+
+
+def session_cookie(app) -> str:
+    """A browser's cookie session holding {"seen": ["start"]}, as the app set it."""
+    client = app.test_client()
+    client.post("/api/test/session/start", json={})
+    return client.get_cookie("session").value
+
+
+def read_with(app, cookie: str) -> dict:
+    client = app.test_client()
+    client.set_cookie("session", cookie)
+    return client.post("/api/test/session/read", json={}).get_json()
+
+
+def test_the_same_cookie_opens_the_same_session_on_every_request(session_app):
+    cookie = session_cookie(session_app)
+
+    assert [read_with(session_app, cookie) for _ in range(3)] == [{"seen": ["start"]}] * 3
+
+
+@pytest.mark.parametrize("tamper", ["signature", "payload", "other key"])
+def test_a_tampered_cookie_is_refused_after_the_genuine_one_was_opened(session_app, make_session_app, tamper):
+    genuine = session_cookie(session_app)
+    assert read_with(session_app, genuine) == {"seen": ["start"]}
+    payload, timestamp, signature = genuine.split(".")
+    if tamper == "other key":
+        forged = session_cookie(make_session_app(SECRET_KEY="another-site's-key"))
+    else:
+        changed = {"signature": signature, "payload": payload}[tamper]
+        other = changed[:-2] + ("AA" if changed[-2:] != "AA" else "BB")
+        forged = genuine.replace(changed, other)
+
+    assert read_with(session_app, forged) == {}
+    assert read_with(session_app, genuine) == {"seen": ["start"]}
+
+
+def test_a_new_secret_key_refuses_the_cookies_opened_under_the_old_one_unless_it_is_a_fallback(session_app):
+    cookie = session_cookie(session_app)
+    assert read_with(session_app, cookie) == {"seen": ["start"]}
+    old_key = session_app.config["SECRET_KEY"]
+
+    session_app.config["SECRET_KEY"] = "the-rotated-key"
+    assert read_with(session_app, cookie) == {}
+
+    session_app.config["SECRET_KEY_FALLBACKS"] = [old_key]
+    assert read_with(session_app, cookie) == {"seen": ["start"]}
+
+
+@pytest.mark.parametrize("opened_before", [False, True])
+def test_a_session_cookie_older_than_the_session_lifetime_is_refused(session_app, opened_before):
+    an_hour_ago = int(time.time()) - 3600
+    serializer = session_app.session_interface.get_signing_serializer(session_app)
+    signer = serializer.make_signer()
+    signer.get_timestamp = lambda: an_hour_ago
+    cookie = signer.sign(serializer.dump_payload({"seen": ["start"]})).decode()
+    if opened_before:  # while the lifetime (two hours) allowed it
+        assert read_with(session_app, cookie) == {"seen": ["start"]}
+
+    session_app.config["PERMANENT_SESSION_LIFETIME"] = timedelta(minutes=30)
+
+    assert read_with(session_app, cookie) == {}
+
+
+def test_requests_that_change_the_same_session_do_not_see_each_others_changes(session_app):
+    cookie = session_cookie(session_app)
+    first, second = session_app.test_client(), session_app.test_client()
+    first.set_cookie("session", cookie)
+    second.set_cookie("session", cookie)
+
+    changed_first = first.post("/api/test/session/add/first", json={}).get_json()
+    changed_second = second.post("/api/test/session/add/second", json={}).get_json()
+
+    assert changed_first == {"seen": ["start", "first"], "last": "first"}
+    assert changed_second == {"seen": ["start", "second"], "last": "second"}
+    assert read_with(session_app, cookie) == {"seen": ["start"]}
