@@ -553,7 +553,8 @@ def run_shop(shop: Shop, database_url: str, redis_url: str) -> list[Result]:
 
 @contextmanager
 def embedded_default() -> Iterator[tuple[str, str]]:
-    """A temporary SQLite file and an embedded Redis-compatible store of its own (as `make run` starts one)."""
+    """A temporary SQLite file and an embedded Redis-compatible store of its own, in a child process (as `make run`
+    keeps one apart from its web workers)."""
     with embedded_store() as store_url, tempfile.TemporaryDirectory(prefix="bench-load-") as directory:
         print(f"\ndatabase: SQLite file in {directory} (temporary)\nredis:    embedded store at {store_url}")
         yield f"sqlite:///{directory}/bench.sqlite3", store_url
