@@ -158,7 +158,7 @@ def test_api_call_without_the_session_cookie_needs_no_origin(api_write_app):
 @pytest.fixture
 def make_session_app(make_app):
     """An app with routes that start, read and change the cookie session (two hours' lifetime unless told)."""
-    from flask import Blueprint, session
+    from flask import Blueprint, request, session
 
     from app.core.security import public
 
@@ -172,7 +172,7 @@ def make_session_app(make_app):
         @routes.post("/start")
         @public
         def start():
-            session["seen"] = ["start"]
+            session.update(request.get_json() or {"seen": ["start"]})
             return contents()
 
         @routes.post("/read")
@@ -187,6 +187,12 @@ def make_session_app(make_app):
             session["last"] = value
             return contents()
 
+        @routes.post("/rename/<value>")
+        @public
+        def rename(value):
+            before, session["name"] = session.get("name"), value
+            return {"before": before}
+
         app.register_blueprint(routes)
         return app
 
@@ -198,10 +204,10 @@ def session_app(make_session_app):
     return make_session_app()
 
 
-def session_cookie(app) -> str:
-    """A browser's cookie session holding {"seen": ["start"]}, as the app set it."""
+def session_cookie(app, contents: dict | None = None) -> str:
+    """A browser's cookie session holding `contents` (else {"seen": ["start"]}), as the app set it."""
     client = app.test_client()
-    client.post("/api/test/session/start", json={})
+    client.post("/api/test/session/start", json=contents or {})
     return client.get_cookie("session").value
 
 
@@ -272,3 +278,14 @@ def test_requests_that_change_the_same_session_do_not_see_each_others_changes(se
     assert changed_first == {"seen": ["start", "first"], "last": "first"}
     assert changed_second == {"seen": ["start", "second"], "last": "second"}
     assert read_with(session_app, cookie) == {"seen": ["start"]}
+
+
+def test_requests_that_replace_a_value_of_the_same_session_do_not_see_each_others_values(session_app):
+    cookie = session_cookie(session_app, {"name": "start"})
+    first, second = session_app.test_client(), session_app.test_client()
+    first.set_cookie("session", cookie)
+    second.set_cookie("session", cookie)
+
+    assert first.post("/api/test/session/rename/first", json={}).get_json() == {"before": "start"}
+    assert second.post("/api/test/session/rename/second", json={}).get_json() == {"before": "start"}
+    assert read_with(session_app, cookie) == {"name": "start"}
