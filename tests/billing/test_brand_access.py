@@ -8,6 +8,7 @@ from app.billing.access import requires_brand_access
 from app.billing.models import Subscription
 from app.extensions import db
 from tests.conftest import PASSWORD, SITE
+from tests.support.queries import statements_of
 
 probe = Blueprint("brand_probe", __name__, url_prefix="/api/test-brands")
 
@@ -127,20 +128,7 @@ def test_the_refusal_is_in_english_when_asked(probe_client, signed_in, billing_c
 
 
 def _subscription_reads(app, action) -> list[str]:
-    seen: list[str] = []
-
-    def record(_conn, _cursor, statement, *_args) -> None:
-        if "subscription" in statement:
-            seen.append(statement)
-
-    with app.app_context():
-        engine = db.engine
-    sa.event.listen(engine, "before_cursor_execute", record)
-    try:
-        action()
-    finally:
-        sa.event.remove(engine, "before_cursor_execute", record)
-    return seen
+    return [statement for statement in statements_of(app, action)[1] if "subscription" in statement]
 
 
 def _open(probe_client, brand) -> int:
