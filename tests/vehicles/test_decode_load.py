@@ -45,6 +45,7 @@ def quick_catapi_timeouts(app, monkeypatch):
 
 def test_the_api_and_the_search_page_share_one_decode_limit(app, client, dealer, decode_vin, upstreams, monkeypatch):
     monkeypatch.setitem(app.config, "RATELIMIT_ENABLED", True)
+    monkeypatch.setattr(limiter, "enabled", True)  # one object for every app: the last one built set it
     monkeypatch.setitem(app.config, "DECODE_RATE_LIMIT", "3 per minute")
 
     form = {"vin": VIN_GOLF, "csrf_token": csrf_token_from(client.get("/vin").get_data(as_text=True))}
