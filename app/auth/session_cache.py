@@ -40,7 +40,7 @@ from sqlalchemy.orm.attributes import instance_dict, manager_of_class, set_commi
 
 from app.accounts.models import User
 from app.auth.models import AuthSession
-from app.core.db import utcnow
+from app.core.db import has_unflushed_changes, utcnow
 from app.core.redis_store import mget_first
 from app.extensions import db, redis_store
 
@@ -204,7 +204,7 @@ def kept_facts(user_id: uuid.UUID) -> dict[Any, Any] | None:
         return None
     cache: SessionCache = current_app.extensions[EXTENSION]
     session = db.session()
-    if cache.kept(kept.session["id"]) is not kept or session.new or session.dirty or session.deleted:
+    if cache.kept(kept.session["id"]) is not kept or has_unflushed_changes(session):
         return None
     return kept.facts
 

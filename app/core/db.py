@@ -240,7 +240,12 @@ def _holds_work(session: Session) -> bool:
     first add on (the signed-in user is added to every request's session without SQL): that alone needs no commit."""
     if not session.in_transaction():
         return False
-    return bool(session.info.get(ON_CONNECTION) or session.new or session.dirty or session.deleted)
+    return bool(session.info.get(ON_CONNECTION)) or has_unflushed_changes(session)
+
+
+def has_unflushed_changes(session: Session) -> bool:
+    """Whether the session holds added, changed or deleted objects not yet flushed."""
+    return bool(session.new or session.dirty or session.deleted)
 
 
 ON_CONNECTION = "transaction_on_connection"  # Session.info: the transaction has begun on a connection
