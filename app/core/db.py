@@ -292,16 +292,6 @@ def _in_transaction(session: Session | scoped_session) -> bool:
     return (session() if isinstance(session, scoped_session) else session).in_transaction()
 
 
-def own_autocommit_connection(session: Session) -> sa.Connection | None:
-    """A connection of the session's engine in autocommit, apart from the session, for writes that are one statement
-    and a unit by themselves (no BEGIN or COMMIT round trip, no session commit); close it after the statement. None
-    where that cannot be had: off PostgreSQL, or when the session joins a transaction it does not own (a test's)."""
-    bind = session.get_bind()
-    if not isinstance(bind, sa.Engine) or bind.dialect.name != "postgresql":
-        return None
-    return bind.connect().execution_options(isolation_level="AUTOCOMMIT")
-
-
 def begin_writes(session: Session, durable: bool = True) -> None:
     """Prepare the session for a batch of writes, using ids kept as plain values.
 

@@ -23,7 +23,7 @@ from redis.exceptions import RedisError
 
 from app.accounts.models import User
 from app.billing.access import ensure_brand_access, our_brand
-from app.core.db import begin_writes, insert_for, own_autocommit_connection, release_database, utcnow
+from app.core.db import begin_writes, insert_for, release_database, utcnow
 from app.core.errors import ApiError
 from app.extensions import db, redis_store
 from app.sources import pool as source_pool
@@ -39,7 +39,7 @@ from app.vehicles.capacity import SLOTS, Taken
 from app.vehicles.models import Vehicle, VinRequest
 from app.vehicles.race import PortalGate, RaceReport, ask_within, run_race
 from app.vehicles.signals import announce_stored
-from app.vehicles.writes import ERROR_LOG_TEXT, log_and_link, vehicle_row
+from app.vehicles.writes import ERROR_LOG_TEXT, log_and_link, log_and_link_alone, vehicle_row
 
 log = logging.getLogger(__name__)
 
@@ -505,10 +505,7 @@ def _finish(run: Run, answer: DecodeAnswer) -> DecodeAnswer:
     row = _log_row(run, answer, car_brand_id)
     saves_request = answer.kind in REQUEST_KINDS
     # A found car's log row and history link are one statement on PostgreSQL: alone, its own transaction.
-    own = own_autocommit_connection(db.session) if vehicle_id is not None and not saves_request else None
-    if own is not None:
-        with own:
-            log_and_link(own, row, vehicle_id)
+    if vehicle_id is not None and not saves_request and log_and_link_alone(db.session, row, vehicle_id):
         return answer
     begin_writes(db.session, durable=False)
     log_and_link(db.session.connection(), row, vehicle_id)

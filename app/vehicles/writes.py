@@ -8,7 +8,9 @@ from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.orm import Session
 
+from app.core.autocommit import AutocommitStatement
 from app.core.db import utcnow
 from app.sources.base import Car
 from app.vehicles.models import QueryLog, UserVehicle
@@ -28,19 +30,28 @@ def log_and_link(connection: sa.Connection, row: dict[str, Any], vehicle_id: int
     if vehicle_id is None:
         connection.execute(LOG_INSERT, row)
         return
-    now = row["created_at"]
-    # Parameter names that are no column's: an UPDATE would read a column-named parameter as a value to SET.
-    link = {
-        "link_user_id": row["user_id"],
-        "link_vehicle_id": vehicle_id,
-        "now": now,
-        "stale_before": now - HISTORY_TOUCH,
-    }
+    link = _link_parameters(row, vehicle_id)
     if connection.dialect.name == "postgresql":
         connection.execute(_statement("postgresql", _postgresql_log_and_link), {**link, **_prefixed(row)})
         return
     connection.execute(LOG_INSERT, row)
     connection.execute(_statement("sqlite", _sqlite_link), link)
+
+
+def log_and_link_alone(session: Session, row: dict[str, Any], vehicle_id: int) -> bool:
+    """The log row and the history link as one statement that is its own transaction, on PostgreSQL apart from the
+    session (a found car's cached decode writes nothing else); False, nothing written, where that cannot be had."""
+    return _LOG_AND_LINK_ALONE.run(session, {**_link_parameters(row, vehicle_id), **_prefixed(row)})
+
+
+def _link_parameters(row: dict[str, Any], vehicle_id: int) -> dict[str, Any]:
+    # Parameter names that are no column's: an UPDATE would read a column-named parameter as a value to SET.
+    return {
+        "link_user_id": row["user_id"],
+        "link_vehicle_id": vehicle_id,
+        "now": row["created_at"],
+        "stale_before": row["created_at"] - HISTORY_TOUCH,
+    }
 
 
 def _statement(name: str, build: Any) -> Any:
@@ -104,6 +115,9 @@ def _postgresql_log_and_link() -> Any:
     return insert.on_conflict_do_nothing(index_elements=[table.c.user_id, table.c.vehicle_id]).add_cte(
         not_durable, _log_cte(), moved
     )
+
+
+_LOG_AND_LINK_ALONE = AutocommitStatement(_postgresql_log_and_link)
 
 
 def _log_cte() -> Any:
