@@ -23,7 +23,8 @@ from rq_scheduler import Scheduler
 from app.core.jobs import Periodic
 from app.core.reconnect import STOP, Backoff, keep_running
 
-# Cron times are UTC. Each domain adds its periodic jobs here; their functions live in the domain's tasks.py.
+# Cron times are UTC. Each domain adds its periodic jobs here; their functions live in the domain's tasks.py (or,
+# for a sweep of what another job left, its own module).
 SCHEDULE = [
     Periodic(job_id="heartbeat", cron="* * * * *", func="app.core.tasks.heartbeat"),
     # Access ends at the end date anyway; this records it and starts scheduled downgrades within minutes.
@@ -34,6 +35,8 @@ SCHEDULE = [
     Periodic(job_id="backfill-scan", cron="7 * * * *", func="app.catalog.tasks.backfill_scan", queue="prefetch"),
     # Mail whose job Redis lost (an outage when its transaction committed) goes out within a minute of its return.
     Periodic(job_id="email-sweep", cron="* * * * *", func="app.notifications.tasks.sweep_outbox", queue="email"),
+    # Shelf imports whose job Redis lost are queued again within minutes; one stranded for hours fails, and says so.
+    Periodic(job_id="shelf-import-sweep", cron="* * * * *", func="app.shelf.recovery.sweep"),
 ]
 
 log = logging.getLogger("worker")

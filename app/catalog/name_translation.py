@@ -21,12 +21,12 @@ import sqlalchemy as sa
 from flask import current_app
 from redis.exceptions import RedisError
 from rq import Retry
-from rq.job import JobStatus
 
 from app.catalog.folding import fold_names
 from app.catalog.models import Category, Part
 from app.core.after_commit import enqueue_after_commit
 from app.core.db import begin_writes, utcnow
+from app.core.jobs import LIVE_JOB_STATES
 from app.extensions import db, queues
 from app.translation import RateLimitedError, Translator
 from app.translation import services as names
@@ -36,7 +36,6 @@ log = logging.getLogger(__name__)
 QUEUE = "translation"
 BATCH_SIZE = 500
 RETRY = Retry(max=3, interval=[10, 60, 300])
-LIVE_JOB_STATES = {JobStatus.QUEUED, JobStatus.STARTED, JobStatus.DEFERRED, JobStatus.SCHEDULED}
 
 
 def job_id(vehicle_id: int, batch: int) -> str:

@@ -7,13 +7,15 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from rq import Queue
-from rq.job import Job
+from rq.job import Job, JobStatus
 
 if TYPE_CHECKING:
     from app.core.redis_store import RedisStore
 
 # Highest priority first: a worker listening on all of them drains them in this order.
 QUEUE_NAMES = ("default", "email", "prefetch", "translation")
+# A job in one of these will still run (or is running): queueing it again would run it twice.
+LIVE_JOB_STATES = frozenset({JobStatus.QUEUED, JobStatus.STARTED, JobStatus.DEFERRED, JobStatus.SCHEDULED})
 
 
 class InvalidJobIdError(ValueError):

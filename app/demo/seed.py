@@ -17,7 +17,6 @@ from urllib.parse import urlsplit
 
 import sqlalchemy as sa
 from flask import current_app
-from rq.job import JobStatus
 
 from app.billing.access import our_brand
 from app.catalog import services as catalog
@@ -25,6 +24,7 @@ from app.catalog import store
 from app.catalog.providers import provider_for
 from app.catalog.tasks import enqueue_prefetch
 from app.core.db import begin_writes, insert_for
+from app.core.jobs import LIVE_JOB_STATES
 from app.extensions import db, queues
 from app.sources import pool as source_pool
 from app.sources import wmi
@@ -36,7 +36,6 @@ from app.vehicles.writes import vehicle_row
 log = logging.getLogger(__name__)
 
 PROGRESS_EVERY = 10  # categories between two progress lines of the foreground walk
-LIVE_JOB_STATES = {JobStatus.QUEUED, JobStatus.STARTED, JobStatus.DEFERRED, JobStatus.SCHEDULED}
 
 Progress = Callable[[str], None]
 

@@ -28,7 +28,14 @@ IMPORT_JOB_TIMEOUT = 30 * 60  # a million rows of XLSX on a busy worker
 # The job fails an import itself on any error; RQ retries it only when its worker died under it (an abandoned job),
 # and the next run starts over.
 CRASH_RETRY = Retry(max=2, interval=[30, 120])
+IMPORT_QUEUE = "default"
+IMPORT_JOB = "app.shelf.tasks.import_list"
+IMPORT_JOB_OPTIONS = {"job_timeout": IMPORT_JOB_TIMEOUT, "retry": CRASH_RETRY}
 LIST_LIMIT = 50
+
+
+def import_job_id(import_id: int) -> str:
+    return f"shelf-import-{import_id}"
 
 
 def too_large() -> ApiError:
@@ -158,14 +165,7 @@ def start(record: ShelfImport, raw_mapping: Mapping[str, Any]) -> ShelfImport:
     record.status = "importing"
     record.started_at = utcnow()
     db.session.flush()
-    enqueue_after_commit(
-        "default",
-        "app.shelf.tasks.import_list",
-        record.id,
-        job_id=f"shelf-import-{record.id}",
-        job_timeout=IMPORT_JOB_TIMEOUT,
-        retry=CRASH_RETRY,
-    )
+    enqueue_after_commit(IMPORT_QUEUE, IMPORT_JOB, record.id, job_id=import_job_id(record.id), **IMPORT_JOB_OPTIONS)
     return record
 
 

@@ -45,7 +45,7 @@ def import_list(import_id: int) -> str:
         return "skipped"  # unknown, not yet mapped, or finished by an earlier run
     upload = db.session.get(ShelfUpload, import_id)
     if upload is None:
-        return _fail(import_id, _("The uploaded file is no longer there. Please upload it again."))
+        return fail_import(import_id, _("The uploaded file is no longer there. Please upload it again."))
     user_id, data, kind, mapping = record.user_id, upload.data, record.file_kind, dict(record.mapping or {})
     db.session.expunge(upload)  # the bytes stay in hand, not in the session's identity map at each commit
     _delete_rows([import_id])  # a crashed run's rows: start over
@@ -56,14 +56,16 @@ def import_list(import_id: int) -> str:
     try:
         _write_rows(import_id, data, kind, mapping)
     except TooManyRowsError:
-        return _fail(
+        return fail_import(
             import_id, _("The list has more than %(rows)s rows: nothing was imported.", rows=format_decimal(MAX_ROWS))
         )
     except ApiError as refusal:
-        return _fail(import_id, refusal.message)
+        return fail_import(import_id, refusal.message)
     except Exception:
         log.exception("shelf import %s failed", import_id)
-        return _fail(import_id, _("The list could not be imported because of an error on our side. Please try again."))
+        return fail_import(
+            import_id, _("The list could not be imported because of an error on our side. Please try again.")
+        )
     _activate(import_id, user_id)
     _delete_replaced(user_id)
     return "done"
@@ -137,15 +139,19 @@ def _activate(import_id: int, user_id: uuid.UUID) -> None:
     db.session.commit()
 
 
-def _fail(import_id: int, message: str) -> str:
-    """The import failed: nothing of it stays (rows, file); the dealer's list in use is untouched."""
+def fail_import(import_id: int, message: str) -> str:
+    """The import failed: nothing of it stays (rows, file); the dealer's list in use is untouched. An import no
+    longer importing (another run finished it meanwhile) is left as it is."""
     db.session.rollback()
-    _delete_rows([import_id])
-    db.session.execute(sa.delete(ShelfUpload).where(ShelfUpload.import_id == import_id))
-    record = db.session.get(ShelfImport, import_id)
-    record.status = "failed"
-    record.message = message[:MESSAGE_LENGTH]
-    record.finished_at = utcnow()
+    failed = db.session.execute(
+        sa.update(ShelfImport)
+        .where(ShelfImport.id == import_id, ShelfImport.status == "importing")
+        .values(status="failed", message=message[:MESSAGE_LENGTH], finished_at=utcnow())
+        .execution_options(synchronize_session=False)
+    )
+    if failed.rowcount:
+        _delete_rows([import_id])
+        db.session.execute(sa.delete(ShelfUpload).where(ShelfUpload.import_id == import_id))
     db.session.commit()
     return "failed"
 
