@@ -283,6 +283,7 @@ def from_env(environ: os._Environ[str] | dict[str, str] | None = None) -> dict:
         "VIN_PAIRING_PHOTO_RATE_LIMIT": env.get("VIN_PAIRING_PHOTO_RATE_LIMIT", "10 per minute;100 per hour"),
         "OEM_COPY_RATE_LIMIT": env.get("OEM_COPY_RATE_LIMIT", "120 per minute;2000 per day"),
         "REFERRAL_INVITE_RATE_LIMIT": env.get("REFERRAL_INVITE_RATE_LIMIT", "10 per hour;30 per day"),
+        "SHELF_UPLOAD_RATE_LIMIT": env.get("SHELF_UPLOAD_RATE_LIMIT", "6 per minute;60 per day"),
         "CATALOG_PROGRESS_RATE_LIMIT": env.get("CATALOG_PROGRESS_RATE_LIMIT", "120 per minute"),
         # VIN-less browsing reads its lists live: each upstream call's timeout and its retries on another proxy.
         "BROWSE_UPSTREAM_TIMEOUT_MS": int(env.get("BROWSE_UPSTREAM_TIMEOUT_MS", "5000") or 5000),

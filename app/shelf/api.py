@@ -12,6 +12,7 @@ from app.core.uploads import takes_upload
 from app.core.validation import json_body
 from app.shelf import imports
 from app.shelf.schemas import ShelfImportList, ShelfImportOut, ShelfMappingBody, ShelfPreviewOut, ShelfUploadForm
+from app.shelf.throttles import upload_throttle
 
 bp = Blueprint("shelf_api", __name__, url_prefix="/api/shelf")
 
@@ -25,6 +26,7 @@ def _too_large(_error: RequestEntityTooLarge) -> Response:
 @bp.post("/imports")
 @takes_upload(imports.MAX_UPLOAD_BYTES)
 @documented(ShelfPreviewOut, status=201, form=ShelfUploadForm, errors=(413, 415, 422))
+@upload_throttle
 def create_import():
     """Upload a list: its header, first rows and the mapping to confirm; nothing is imported yet."""
     filename, data = imports.uploaded_file(request)

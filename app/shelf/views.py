@@ -15,6 +15,7 @@ from app.core.htmx import vary_on_htmx, wants_fragment
 from app.core.uploads import takes_upload
 from app.shelf import imports, reading
 from app.shelf.models import ShelfImport
+from app.shelf.throttles import upload_throttle
 
 bp = Blueprint("shelf_views", __name__, url_prefix="/raf")
 
@@ -44,6 +45,7 @@ def shelf():
 
 @bp.post("/yukle")
 @takes_upload(imports.MAX_UPLOAD_BYTES)
+@upload_throttle
 def upload():
     try:
         filename, data = imports.uploaded_file(request)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from bs4 import BeautifulSoup
 
+from app.extensions import limiter
 from tests.conftest import csrf_token_from
 from tests.shelf.conftest import MULTIPART, csv_bytes, multipart, run_worker, upload
 
@@ -120,3 +121,24 @@ def test_another_dealers_import_is_not_found_on_any_route(client, others_import)
     assert answers[0].get_json()["error"]["message"] == "Bu liste aktarımı bulunamadı."
     assert client.get("/api/shelf/imports").get_json() == {"items": [], "activeId": None}
     assert "baska" not in client.get("/raf").get_data(as_text=True)
+
+
+def test_uploads_share_one_budget_per_dealer_on_the_api_and_the_page(
+    app, client, dealer, monkeypatch, create_user, sign_in
+):
+    monkeypatch.setitem(app.config, "SHELF_UPLOAD_RATE_LIMIT", "3 per minute")
+    monkeypatch.setattr(limiter, "enabled", True)  # one object for every app: the last one built set it
+    data = csv_bytes(ROWS)
+
+    statuses = [
+        upload(client, data).status_code,
+        upload_page(client, data).status_code,
+        upload(client, data).status_code,
+    ]
+    refused_api, refused_page = upload(client, data), upload_page(client, data)
+
+    assert statuses == [201, 303, 201]
+    assert refused_api.status_code == 429 and refused_api.get_json()["error"]["code"] == "rate_limited"
+    assert refused_page.status_code == 429 and "Çok fazla istek" in refused_page.get_data(as_text=True)
+    sign_in(create_user(email="ikinci-raf@example.com").email)
+    assert upload(client, data).status_code == 201  # another dealer's budget is their own
