@@ -48,6 +48,7 @@ from app.core.i18n import init_i18n
 from app.core.request_id import RequestIdMiddleware
 from app.core.security import init_form_csrf, init_security_headers
 from app.core.seed import register_seed_command
+from app.core.service_app import ServiceFlask
 from app.core.static_urls import init_static_urls
 from app.core.translate_cli import register_translate_commands
 from app.core.validation import init_input_checks
@@ -122,7 +123,7 @@ SEED_STEPS = (
 
 
 def create_app(overrides: dict[str, Any] | None = None) -> Flask:
-    app = Flask(
+    app = ServiceFlask(
         __name__,
         template_folder=str(PROJECT_ROOT / "templates"),
         instance_path=str(INSTANCE_DIR),

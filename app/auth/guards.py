@@ -46,6 +46,16 @@ def _load_user(_request) -> Any:
     return session.user if session else None
 
 
+def _request_user() -> Any:
+    """The request's user from its session cookie, put where Flask-Login's `current_user` looks first (`g._login_user`,
+    as its own loader does): its loader would add only what this app does not use (signals, the session-protection
+    hash of the address and user agent, the remember cookie) before asking `_load_user` above."""
+    if "_login_user" not in g:
+        session = current_session()
+        g._login_user = session.user if session else login_manager.anonymous_user()
+    return g._login_user
+
+
 def _view() -> Callable | None:
     return current_app.view_functions.get(request.endpoint) if request.endpoint else None
 
@@ -64,7 +74,7 @@ def guard() -> Response | None:
     if view is None or request.endpoint == "static":
         return None  # 404/405 and static files are answered by their own handlers
     is_public = getattr(view, "is_public", False)
-    user = current_user
+    user = _request_user()
     # 1. Authentication: a session is needed unless the route is public; an inactive user is refused everywhere.
     if user.is_authenticated and not getattr(view, "allow_inactive", False):
         ensure_active(user)
@@ -82,7 +92,9 @@ def guard() -> Response | None:
 
 
 def _same_site(url: str) -> bool:
-    site = request.host_url.rstrip("/")
+    # The site as a browser serialises an Origin (RFC 6454: the host in ASCII, punycode for a Turkish domain name);
+    # `request.host_url` is an IRI, whose host werkzeug decodes to Unicode, and costs a URL rebuild per request.
+    site = f"{request.scheme}://{request.host}"
     return url == site or url.startswith(site + "/")
 
 

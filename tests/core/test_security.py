@@ -148,6 +148,28 @@ def test_cookie_api_call_from_this_site_passes(api_write_app, header):
     assert response.status_code == 200
 
 
+@pytest.mark.parametrize(
+    ("origin", "status"),
+    [
+        ("https://xn--yedekpara-z4a.com.tr", 200),  # yedekparça.com.tr as a browser names it
+        ("https://xn--yedekpara-z4a.com.tr/raf", 200),
+        ("https://yedekparça.com.tr", 403),  # no browser sends it so
+        ("https://xn--yedekpara-z4a.com.tr.evil.example", 403),
+        ("http://xn--yedekpara-z4a.com.tr", 403),  # another scheme is another site
+    ],
+)
+def test_a_turkish_domain_names_its_site_in_punycode(api_write_app, origin, status):
+    client = api_write_app.test_client(use_cookies=False)  # its cookie jar would match the host decoded to Unicode
+    response = client.post(
+        "/api/test/write",
+        json={},
+        base_url="https://xn--yedekpara-z4a.com.tr",
+        headers={"Origin": origin, "Cookie": "pb_session=anything"},
+    )
+
+    assert response.status_code == status
+
+
 def test_api_call_without_the_session_cookie_needs_no_origin(api_write_app):
     assert api_write_app.test_client().post("/api/test/write", json={}).status_code == 200
 
