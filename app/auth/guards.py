@@ -155,6 +155,9 @@ def site_account() -> dict[str, str] | None:
 
 def init_auth(app: Flask) -> None:
     login_manager.init_app(app)
+    # Flask-Login's remember-me cookie is not used (sessions are ours, `auth.sessions`): its hook only looked into
+    # Flask's cookie session on every response.
+    app.after_request_funcs[None].remove(login_manager._update_remember_cookie)
     init_session_cache(app)
     app.context_processor(impersonation_banner)
     app.jinja_env.globals["site_account"] = site_account

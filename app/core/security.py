@@ -102,7 +102,7 @@ class FixedPolicyTalisman(Talisman):
 
     def init_app(self, app: Flask, **options: Any) -> None:
         super().init_app(app, **options)
-        self._fixed: list[tuple[str, str]] | None = None
+        self._fixed: list[tuple[str, str, str]] | None = None  # (lowered name, name, value)
         hooks = app.before_request_funcs.setdefault(None, [])
         if not self.force_https:
             hooks.remove(self._force_https)
@@ -117,12 +117,16 @@ class FixedPolicyTalisman(Talisman):
             return super()._set_response_headers(response)
         if self._fixed is None:
             self._fixed = self._fixed_headers()
-        for name, value in self._fixed:
-            response.headers[name] = value
-        self._set_hsts_headers(response.headers)
+        headers = response.headers
+        own = {name.lower() for name in headers.keys()}  # noqa: SIM118 - Headers iterates as pairs
+        # Values checked once when they were worked out; a header the view set itself stands (the shared quote's
+        # stricter Referrer-Policy), where Talisman would overwrite it.
+        headers.extend([(name, value) for lowered, name, value in self._fixed if lowered not in own])
+        if self.strict_transport_security:
+            self._set_hsts_headers(headers)
         return response
 
-    def _fixed_headers(self) -> list[tuple[str, str]]:
+    def _fixed_headers(self) -> list[tuple[str, str, str]]:
         headers = Headers()
         options = self._get_local_options()
         self._set_feature_policy_headers(headers, options)
@@ -131,7 +135,7 @@ class FixedPolicyTalisman(Talisman):
         self._set_frame_options_headers(headers, options)
         self._set_content_security_policy_headers(headers, options)
         self._set_referrer_policy_headers(headers)
-        return list(headers.items())
+        return [(name.lower(), name, value) for name, value in headers.items()]
 
 
 def init_security_headers(app: Flask) -> None:

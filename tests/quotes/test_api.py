@@ -90,6 +90,19 @@ def test_a_shared_link_opens_without_an_account_once_recorded_and_revoked_gives_
     assert "artık" in gone.get_data(as_text=True)  # Turkish: no longer available
 
 
+def test_the_shared_page_keeps_its_link_out_of_referrers_with_the_other_security_headers(app, client, quote):
+    shared = post(client, f"/api/quotes/{quote['id']}/share").get_json()
+
+    page = app.test_client().get(shared["url"].replace("http://localhost", ""))
+
+    assert page.status_code == 200
+    assert page.headers.getlist("Referrer-Policy") == ["no-referrer"]  # the view's own, not the site's default
+    assert (
+        page.headers["X-Frame-Options"] == "DENY"
+        and "frame-ancestors 'none'" in page.headers["Content-Security-Policy"]
+    )
+
+
 BAD_AMOUNTS = [-1, "-0,01", 1_000_000_001, "1e5", "NaN", "Infinity", 10**400, True, "abc", "1,2,3", {"a": 1}, "9" * 50]
 
 
