@@ -8,7 +8,7 @@ ASSETS := app/static/vendor/.built
 CATALOGS := $(wildcard translations/*/LC_MESSAGES/messages.po)
 COMPILED := $(CATALOGS:.po=.mo)
 
-.PHONY: run test test-setup lint format translations assets worker scheduler bench bench-catalog bench-browse bench-dashboard bench-scan bench-shelf bench-load clean
+.PHONY: run test test-setup lint format translations assets worker scheduler bench bench-catalog bench-browse bench-dashboard bench-scan bench-shelf bench-load bench-instructions clean
 
 run: $(VENV)/.runtime $(ASSETS) $(COMPILED)
 	$(BIN)/python -m app.launcher
@@ -51,6 +51,9 @@ bench-shelf: $(VENV)/.dev
 
 bench-load: $(VENV)/.dev $(COMPILED)
 	$(BIN)/python -m bench.load
+
+bench-instructions: $(VENV)/.dev $(COMPILED)
+	$(BIN)/python -m bench.instructions
 
 translations: $(COMPILED)
 
