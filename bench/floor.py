@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from flask import Flask
 from flask.testing import FlaskClient
@@ -108,7 +109,10 @@ def measure(send: Callable[[], object], count: int) -> None:
         print(f"  {name:50s} {seconds / total * 100:5.1f} %")
 
 
-def main(what: str = "shell", count: int = 1500) -> None:
+@contextmanager
+def signed_in(what: str) -> Iterator[tuple[Flask, ShellRoute, Callable[[], object]]]:
+    """The decode benchmark's app on a fresh database and Redis, the dealer signed in and the Golf cached: the app, its
+    shell route and the sender of `what` (the shell or the cached decode) through the test client."""
     upstreams = Upstreams.start()
     try:
         with fresh_database() as (database_url, database), fresh_redis() as (redis_url, store):
@@ -116,11 +120,16 @@ def main(what: str = "shell", count: int = 1500) -> None:
             app = prepared_app(bench_config(database_url, redis_url, upstreams))
             shell = ShellRoute(app)
             LogTally().install()
-            measure(signed_in_sender(app, shell, what), count)
+            yield app, shell, signed_in_sender(app, shell, what)
             with app.app_context():
                 db.engine.dispose()
     finally:
         upstreams.stop()
+
+
+def main(what: str = "shell", count: int = 1500) -> None:
+    with signed_in(what) as (_app, _shell, send):
+        measure(send, count)
 
 
 if __name__ == "__main__":

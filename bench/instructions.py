@@ -67,35 +67,15 @@ def _counted(kind: str, requests: int) -> int:
 
 def count_in_this_process(kind: str, requests: int) -> None:
     """The child: the app built, the requests of `kind` sent with counting on around them."""
-    from app.extensions import db
     from bench.decode import bare_app
-    from bench.floor import signed_in_sender
-    from bench.stack import (
-        DECODE_PATH,
-        LogTally,
-        ShellRoute,
-        bench_config,
-        fresh_database,
-        fresh_redis,
-        prepared_app,
-    )
-    from tests.support.upstreams import Upstreams
+    from bench.floor import signed_in
+    from bench.stack import DECODE_PATH
 
-    upstreams = Upstreams.start()
-    try:
-        with fresh_database() as (database_url, _database), fresh_redis() as (redis_url, _store):
-            app = prepared_app(bench_config(database_url, redis_url, upstreams))
-            shell = ShellRoute(app)
-            LogTally().install()
-            send = signed_in_sender(app, shell, "decode" if kind == "decode" else "shell")
-            if kind == "bare":
-                client = bare_app(app.json.dumps(shell.body).encode()).test_client()
-                send = _sender(client.post, DECODE_PATH)
-            _counting(send, requests)
-            with app.app_context():
-                db.engine.dispose()
-    finally:
-        upstreams.stop()
+    with signed_in("decode" if kind == "decode" else "shell") as (app, shell, send):
+        if kind == "bare":
+            client = bare_app(app.json.dumps(shell.body).encode()).test_client()
+            send = _sender(client.post, DECODE_PATH)
+        _counting(send, requests)
 
 
 def _sender(post: Callable, path: str) -> Callable[[], object]:
