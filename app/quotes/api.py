@@ -14,6 +14,7 @@ from app.quotes import presenters, services
 from app.quotes.amounts import text
 from app.quotes.schemas import (
     QuoteCreate,
+    QuoteEdit,
     QuoteLineCreate,
     QuoteLineEdit,
     QuoteLink,
@@ -50,6 +51,15 @@ def create():
 @documented(QuoteOut, errors=(404,), summary="A quote with its lines and totals")
 def get(quote_id: int):
     return _quote_answer(services.quote_of(current_user.id, quote_id))
+
+
+@bp.patch("/<int:quote_id>")
+@documented(QuoteOut, body=QuoteEdit, errors=(404,), summary="This quote's KDV rate changed (its totals with it)")
+def edit(quote_id: int):
+    data = json_body()  # a body that cannot be read is refused whatever the quote
+    quote = services.quote_of(current_user.id, quote_id)
+    services.set_quote_rate(quote, data.get("kdvRate"))
+    return _quote_answer(quote)
 
 
 @bp.post("/<int:quote_id>/lines")

@@ -34,6 +34,10 @@ class QuoteLineEdit(ApiModel):
     unit_price: Amount | None = Field(default=None, description=f"null clears it. {AMOUNT}")
 
 
+class QuoteEdit(ApiModel):
+    kdv_rate: Amount = Field(description="This quote's KDV rate, 0 to 100 (percent); the settings' is for new quotes.")
+
+
 class QuoteSettingsIn(ApiModel):
     shop_name: str | None = Field(default=None, max_length=120)
     phone: str | None = Field(default=None, max_length=40)

@@ -67,6 +67,12 @@ def edit_line(quote_id: int, line_id: int) -> Response:
     return _changed(quote_id, lambda quote: services.edit_line(quote, services.line_of(quote, line_id), changes))
 
 
+@bp.post("/teklifler/<int:quote_id>/kdv")
+def set_rate(quote_id: int) -> Response:
+    """This quote's KDV rate, from the form under its totals."""
+    return _changed(quote_id, lambda quote: services.set_quote_rate(quote, request.form.get("kdv_rate")))
+
+
 @bp.post("/teklifler/<int:quote_id>/lines/<int:line_id>/delete")
 def delete_line(quote_id: int, line_id: int) -> Response:
     return _changed(quote_id, lambda quote: services.delete_line(quote, services.line_of(quote, line_id)))

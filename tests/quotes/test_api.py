@@ -103,6 +103,21 @@ def test_the_shared_page_keeps_its_link_out_of_referrers_with_the_other_security
     )
 
 
+def test_a_quote_s_kdv_rate_is_changed_alone(client, quote, other_client):
+    post(client, f"/api/quotes/{quote['id']}/lines", {"kind": "free", "name": "Yağ", "unitPrice": "200"})
+
+    changed = client.patch(f"/api/quotes/{quote['id']}", json={"kdvRate": "1"}, headers=SITE)
+    refused = client.patch(f"/api/quotes/{quote['id']}", json={"kdvRate": "-1"}, headers=SITE)
+    foreign = other_client.patch(f"/api/quotes/{quote['id']}", json={"kdvRate": "0"}, headers=SITE)
+
+    assert changed.status_code == 200, changed.get_json()
+    assert changed.get_json()["kdvRate"] == "1.00"
+    assert changed.get_json()["totals"] == {"net": "200.00", "kdv": "2.00", "gross": "202.00", "unpriced": 0}
+    assert refused.status_code == 400 and refused.get_json()["error"]["message"]
+    assert foreign.status_code == 404
+    assert client.get(f"/api/quotes/{quote['id']}").get_json()["kdvRate"] == "1.00"
+
+
 BAD_AMOUNTS = [-1, "-0,01", 1_000_000_001, "1e5", "NaN", "Infinity", 10**400, True, "abc", "1,2,3", {"a": 1}, "9" * 50]
 
 

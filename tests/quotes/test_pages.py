@@ -124,6 +124,25 @@ def test_lines_are_edited_in_place_and_the_totals_follow(client, bmw, leaf):
     assert len(elements(client.get(f"/teklifler/{quote.id}").get_data(as_text=True), "li.quote-line")) == 2
 
 
+def test_a_quote_s_own_kdv_rate_changes_its_totals_and_not_the_settings(client, bmw, leaf):
+    quote, html = quote_with_lines(client, bmw, leaf, 1)
+    token = csrf_token_from(html)
+    post_form(
+        client, elements(html, "form.quote-line-form")[0]["action"], token, {"quantity": "1", "unit_price": "100"}
+    )
+    rate_form = the(html, "form.quote-rate")["action"]
+
+    fragment = post_form(client, rate_form, token, {"kdv_rate": "10"}, HX)
+    refused = post_form(client, rate_form, token, {"kdv_rate": "120"}, HX)
+    page = client.get(f"/teklifler/{quote.id}").get_data(as_text=True)
+
+    assert fragment.status_code == 200 and the(fragment.get_data(as_text=True), "[data-total=kdv]").text == "10,00 ₺"
+    assert the(refused.get_data(as_text=True), ".alert-error").text.strip()  # in Turkish, and nothing changed
+    assert the(page, "[data-total=gross]").text == "110,00 ₺"
+    assert the(page, "form.quote-rate input[name=kdv_rate]")["value"] == "10"
+    assert client.get("/api/quotes/settings").get_json()["kdvRate"] == "20.00"  # new quotes keep the dealer's rate
+
+
 def test_a_refused_amount_shows_its_turkish_message_and_changes_nothing(client, bmw, leaf):
     quote, html = quote_with_lines(client, bmw, leaf, 1)
     edit = elements(html, "form.quote-line-form")[0]["action"]
