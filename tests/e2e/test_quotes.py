@@ -56,6 +56,12 @@ def test_three_parts_to_a_quote_shared_on_whatsapp_opened_without_an_account_and
     free.locator("input[name=unit_price]").fill("750")
     free.get_by_role("button", name="Ekle").click()
     expect(page.locator("li.quote-line", has_text="İşçilik")).to_have_count(1)
+    before = page.locator("[data-total=gross]").inner_text()
+    rate = page.locator("form.quote-rate")
+    rate.locator("input[name=kdv_rate]").fill("10")
+    rate.get_by_role("button", name="Kaydet").click()  # this quote's rate, in place
+    expect(page.locator(".quote-totals")).to_contain_text("KDV %10")
+    expect(page.locator("[data-total=gross]")).not_to_have_text(before)
     gross = page.locator("[data-total=gross]").inner_text()
     assert gross.endswith(" ₺")
 

@@ -140,6 +140,7 @@ def test_a_quote_s_own_kdv_rate_changes_its_totals_and_not_the_settings(client, 
     assert the(refused.get_data(as_text=True), ".alert-error").text.strip()  # in Turkish, and nothing changed
     assert the(page, "[data-total=gross]").text == "110,00 ₺"
     assert the(page, "form.quote-rate input[name=kdv_rate]")["value"] == "10"
+    assert "Kalem adı" in the(page, "form.quote-free-line").text  # the line's name, not a person's
     assert client.get("/api/quotes/settings").get_json()["kdvRate"] == "20.00"  # new quotes keep the dealer's rate
 
 
