@@ -51,8 +51,7 @@ def _request_user() -> Any:
     as its own loader does): its loader would add only what this app does not use (signals, the session-protection
     hash of the address and user agent, the remember cookie) before asking `_load_user` above."""
     if "_login_user" not in g:
-        session = current_session()
-        g._login_user = session.user if session else login_manager.anonymous_user()
+        g._login_user = _load_user(request) or login_manager.anonymous_user()
     return g._login_user
 
 

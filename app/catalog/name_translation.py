@@ -26,7 +26,6 @@ from app.catalog.folding import fold_names
 from app.catalog.models import Category, Part
 from app.core.after_commit import enqueue_after_commit
 from app.core.db import begin_writes, utcnow
-from app.core.jobs import LIVE_JOB_STATES
 from app.extensions import db, queues
 from app.translation import RateLimitedError, Translator
 from app.translation import services as names
@@ -44,13 +43,9 @@ def job_id(vehicle_id: int, batch: int) -> str:
 
 def queue_vehicle(vehicle_id: int, batch: int = 1) -> bool:
     """Queue the vehicle's tr- job `batch` unless it is queued or running; False when it already is."""
-    queue = queues.get(QUEUE)
     identifier = job_id(vehicle_id, batch)
-    job = queue.fetch_job(identifier)
-    if job is not None and job.get_status() in LIVE_JOB_STATES:
+    if not queues.free_id(QUEUE, identifier):
         return False
-    if job is not None:
-        job.delete()  # an earlier run's finished job: this one finds what is left now
     queues.enqueue(QUEUE, translate_batch, vehicle_id, batch, job_id=identifier, retry=RETRY)
     return True
 
@@ -176,11 +171,8 @@ def queue_retranslation(on_commit: bool = False) -> str:
     dictionary, commits (the job must find it)."""
     version = names.job_translator().version
     identifier = f"tr-all-{version}"
-    job = queues.get(QUEUE).fetch_job(identifier)
-    if job is not None and job.get_status() in LIVE_JOB_STATES:
+    if not queues.free_id(QUEUE, identifier):
         return identifier
-    if job is not None:
-        job.delete()
     enqueue = enqueue_after_commit if on_commit else queues.enqueue
     enqueue(QUEUE, retranslate_all, job_id=identifier, retry=RETRY)
     return identifier

@@ -42,6 +42,17 @@ class JobQueues:
     def all(self) -> list[Queue]:
         return [self.get(name) for name in QUEUE_NAMES]
 
+    def free_id(self, queue: str, job_id: str) -> bool:
+        """Whether a new job may take `job_id` on `queue`: False while the job under it is live (queued, running,
+        deferred or scheduled: a second would run it twice); an ended one's record is deleted to make room."""
+        job = self.get(queue).fetch_job(job_id)
+        if job is None:
+            return True
+        if job.get_status() in LIVE_JOB_STATES:
+            return False
+        job.delete()
+        return True
+
     def enqueue(
         self, queue: str, func: Callable[..., Any] | str, *args: Any, job_id: str | None = None, **options: Any
     ) -> Job:

@@ -24,7 +24,6 @@ from app.catalog import store
 from app.catalog.providers import provider_for
 from app.catalog.tasks import enqueue_prefetch
 from app.core.db import begin_writes, insert_for
-from app.core.jobs import LIVE_JOB_STATES
 from app.extensions import db, queues
 from app.sources import pool as source_pool
 from app.sources import wmi
@@ -142,13 +141,9 @@ def store_vehicle(vin: str) -> int:
 
 def queue_walk(vehicle_id: int) -> bool:
     """Queue the ordinary prefetch of the vehicle, unless it is queued or running; False when it already is."""
-    job_id = f"prefetch-init-{vehicle_id}"
-    job = queues.get("prefetch").fetch_job(job_id)
-    if job is not None and job.get_status() in LIVE_JOB_STATES:
+    if not queues.free_id("prefetch", f"prefetch-init-{vehicle_id}"):
         return False
-    if job is not None:
-        job.delete()  # an earlier run's finished or failed job: the walk resumes from what is stored
-    enqueue_prefetch(vehicle_id)
+    enqueue_prefetch(vehicle_id)  # the walk resumes from what is stored
     return True
 
 

@@ -11,7 +11,6 @@ import sqlalchemy as sa
 from flask_babel import gettext as _
 
 from app.core.db import utcnow
-from app.core.jobs import LIVE_JOB_STATES
 from app.extensions import db, queues
 from app.shelf.imports import IMPORT_JOB, IMPORT_JOB_OPTIONS, IMPORT_JOB_TIMEOUT, IMPORT_QUEUE, import_job_id
 from app.shelf.models import ShelfImport
@@ -34,17 +33,13 @@ def sweep() -> int:
         .limit(SWEEP_BATCH)
     ).all()
     db.session.commit()  # the read ends before Redis is asked (nothing was written)
-    queue = queues.get(IMPORT_QUEUE)
     queued = 0
     for import_id, started_at in stranded:
-        job = queue.fetch_job(import_job_id(import_id))
-        if job is not None and job.get_status() in LIVE_JOB_STATES:
+        if not queues.free_id(IMPORT_QUEUE, import_job_id(import_id)):
             continue
         if started_at < now - GIVE_UP_AFTER:
             fail_import(import_id, _("The list could not be imported in time. Please upload it again."))
             continue
-        if job is not None:
-            job.delete()  # a failed or finished run's record: the new job takes its id
         queues.enqueue(IMPORT_QUEUE, IMPORT_JOB, import_id, job_id=import_job_id(import_id), **IMPORT_JOB_OPTIONS)
         queued += 1
     return queued
