@@ -20,12 +20,15 @@ from dataclasses import dataclass
 
 import requests
 from flask import Flask
+from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
 
 from app.browse import upstream
 from app.extensions import db
 from bench.measure import Result, latency, percentile
+from bench.must_haves import PooledReplay, must_haves_app, policy_headers, token_keys
 from bench.sql import BareSql, SqlRecorder, Statements, against_bare, timed
-from bench.stack import LogTally, Served, bench_app, printed, run_benchmarks, shut_down
+from bench.stack import EMAIL, LogTally, Served, bench_app, printed, run_benchmarks, shut_down
 
 UPSTREAM_MS = 40
 ALLOWANCE_MS = 60
@@ -127,16 +130,22 @@ class InProcess:
     recorder: SqlRecorder
 
     def __post_init__(self) -> None:
-        self.wsgi = self.app.test_client()
-        for cookie in self.cookies:
-            self.wsgi.set_cookie(cookie.name, cookie.value or "")
+        self.wsgi = self.client_of(self.app)
 
-    def call(self, step: StoredStep) -> None:
-        response = self.wsgi.open(
+    def call(self, step: StoredStep, client: FlaskClient | None = None) -> TestResponse:
+        response = (client or self.wsgi).open(
             step.path, method=step.method, headers=self.headers, json={} if step.method == "POST" else None
         )
         if response.status_code != 200:
             raise RuntimeError(f"in-process {step.method} {step.path}: {response.status_code}")
+        return response
+
+    def client_of(self, other: Flask) -> FlaskClient:
+        """A test client of `other` with the dealer's cookies, as the app's own has them."""
+        client = other.test_client()
+        for cookie in self.cookies:
+            client.set_cookie(cookie.name, cookie.value or "")
+        return client
 
     def recorded(self, step: StoredStep) -> Statements:
         with self.recorder.recording() as statements:
@@ -144,10 +153,40 @@ class InProcess:
         return list(statements)
 
 
-def measure_stored(step: StoredStep, client: InProcess, bare: BareSql) -> Result:
+def measure_stored(step: StoredStep, client: InProcess, bare: BareSql, database_url: str) -> Result:
     name = f"browse step from storage, {step.name}: {step.method} {step.path}"
     statements = client.recorded(step)
-    return against_bare(name, lambda: client.call(step), statements, bare, STORED_ROUNDS, STORED_MAX_RATIO)
+    replay = PooledReplay(database_url, statements)
+    try:
+        return against_bare(
+            name,
+            lambda: client.call(step),
+            statements,
+            bare,
+            STORED_ROUNDS,
+            STORED_MAX_RATIO,
+            floor=(FLOOR, floor_of(step, client, replay)),
+        )
+    finally:
+        replay.close()
+
+
+FLOOR = "by hand: a bare Flask route with the cookie's signature, the Origin, the tokens' MGET, its SQL, the headers"
+
+
+def floor_of(step: StoredStep, client: InProcess, replay: PooledReplay) -> Callable[[], object]:
+    """The step's must-haves (bench.must_haves) with its statements replayed bare, through the same test client."""
+    answer = client.call(step)
+    floor = must_haves_app(
+        client.app.config,
+        step.path,
+        answer.data,
+        policy_headers(answer.headers),
+        token_keys(client.app, EMAIL),
+        replay,
+    )
+    floor_client = client.client_of(floor)
+    return lambda: client.call(step, floor_client)
 
 
 def from_storage(app: Flask, served: Served, database_url: str, tally: LogTally) -> list[Result]:
@@ -158,7 +197,7 @@ def from_storage(app: Flask, served: Served, database_url: str, tally: LogTally)
         client = InProcess(app, cookies, {"Origin": "http://localhost"}, SqlRecorder(db.engine))  # the test client's
     bare = BareSql(database_url)
     try:
-        return [printed(measure_stored(step, client, bare), tally) for step in steps]
+        return [printed(measure_stored(step, client, bare, database_url), tally) for step in steps]
     finally:
         bare.close()
 

@@ -12,8 +12,9 @@ import psycopg2
 import sqlalchemy as sa
 
 from app.config import POSTGRESQL_OPTIONS
-from bench.measure import Result, in_turns, within_ratio
+from bench.measure import Result, in_turns, latency, ratios, within_ratio
 
+SQLITE_BUSY_SECONDS = 15
 Statements = list[tuple[str | None, object]]  # None: the app ended its transaction there (a commit or rollback)
 
 
@@ -51,8 +52,12 @@ class BareSql:
     def __init__(self, database_url: str) -> None:
         url = sa.make_url(database_url)
         if url.get_backend_name() == "sqlite":
-            # The app's SQLite connections leave transactions to the statements (its BEGIN / BEGIN IMMEDIATE).
-            self.connection = sqlite3.connect(url.database or ":memory:", isolation_level=None)
+            # The app's SQLite connections leave transactions to the statements (its BEGIN / BEGIN IMMEDIATE), wait
+            # for another writer and sync as the app's do (`app.core.db.tune_sqlite`).
+            self.connection = sqlite3.connect(
+                url.database or ":memory:", isolation_level=None, timeout=SQLITE_BUSY_SECONDS, check_same_thread=False
+            )
+            self.connection.execute("PRAGMA synchronous=NORMAL")
         else:
             self.connection = psycopg2.connect(
                 host=url.host,
@@ -93,18 +98,35 @@ def against_bare(
     rounds: int,
     target: float,
     details: list[str] | None = None,
+    floor: tuple[str, Callable[[], object]] | None = None,
 ) -> Result:
     """The app's handling of a request (`call`) timed in turns with its recorded statements replayed bare, so both see
     the same moments of a shared machine, each going first every other round (the first reads the rows colder);
-    passed when the ratio is within `target` at p50 and at p95."""
-    times = in_turns([statements], {"app": lambda _: call(), "bare": bare.run}, rounds)
+    passed when the ratio is within `target` at p50 and at p95. A `floor` (what it is, and its call) is timed in the
+    same turns and printed against the bare SQL and against the app, for reading."""
+    contenders = {"app": lambda _: call(), "bare": bare.run}
+    if floor is not None:
+        contenders["floor"] = lambda _: floor[1]()
+    times = in_turns([statements], contenders, rounds)
+    real = sum(1 for statement, _ in statements if statement)
     return within_ratio(
         name,
         ("app (in process)", times["app"]),
         ("bare SQL", times["bare"]),
         target,
-        [f"{len(statements)} statements; {rounds} rounds", *(details or [])],
+        [f"{real} statements; {rounds} rounds", *_floor_lines(floor, times), *(details or [])],
     )
+
+
+def _floor_lines(floor: tuple[str, Callable[[], object]] | None, times: dict[str, list[float]]) -> list[str]:
+    if floor is None:
+        return []
+    at_least, added = ratios(times["floor"], times["bare"]), ratios(times["app"], times["floor"])
+    return [
+        f"floor     {latency(times['floor'])}  ({floor[0]})",
+        f"floor/bare SQL p50 {at_least[0]:.2f}  p95 {at_least[1]:.2f} (the least any implementation reaches); "
+        f"app/floor p50 {added[0]:.2f}  p95 {added[1]:.2f}",
+    ]
 
 
 def timed(call: Callable[[], object]) -> float:

@@ -364,7 +364,8 @@ class Bench:
 
     def decode(self, vin: str, served: Served | None = None, path: str = DECODE_PATH) -> Send:
         """A sender of POST /api/vehicles/decode for `vin` (or the same call to `path`), as the site's page makes it."""
-        url, headers = f"{(served or self.served).url}{path}", self.served.headers
+        target = served or self.served
+        url, headers = f"{target.url}{path}", target.headers
 
         def send(session: requests.Session) -> requests.Response:
             return session.post(url, json={"vin": vin}, headers=headers, timeout=60)
