@@ -3,6 +3,7 @@ says Redis is down (503) and ok again soon after it returns. Against a real redi
 
 from __future__ import annotations
 
+import logging
 import time
 from dataclasses import dataclass
 
@@ -191,3 +192,40 @@ def test_a_page_search_of_a_stored_vin_opens_its_vehicle_while_redis_is_down(out
 
     assert response.status_code == 200
     assert response.headers["HX-Redirect"] == f"/vehicles/{stored_catalog.vehicle_id}"
+
+
+def test_the_session_check_reads_a_restarted_redis_again_without_falling_back(
+    outage_app,
+    redis_server,  # noqa: F811
+    stored_catalog,
+    caplog,
+):
+    """The session's tokens are read on a pooled connection past redis-py's command layer: the pool replaces the
+    connection the restart closed, so the session check answers from Redis again at once, not from the database."""
+    client = signed_in(outage_app, "kesinti@example.com")
+    assert client.get("/api/vehicles/history").status_code == 200
+    redis_server.stop()
+    redis_server.start()
+
+    with caplog.at_level(logging.WARNING, logger="app.auth.session_cache"):
+        assert client.get("/api/vehicles/history").status_code == 200
+    assert not [record for record in caplog.records if "session versions unreadable" in record.getMessage()]
+
+
+def test_the_session_check_falls_back_to_the_database_while_redis_hangs(
+    outage_app,
+    redis_server,  # noqa: F811
+    stored_catalog,
+    caplog,
+):
+    client = signed_in(outage_app, "kesinti@example.com")
+    assert client.get("/api/vehicles/history").status_code == 200
+    redis_server.pause()
+    try:
+        with caplog.at_level(logging.WARNING, logger="app.auth.session_cache"):
+            response, seconds = get_timed(client, "/api/vehicles/history")
+    finally:
+        redis_server.resume()
+    assert response.status_code == 200
+    assert seconds < PAGE_SECONDS
+    assert [record for record in caplog.records if "session versions unreadable" in record.getMessage()]
