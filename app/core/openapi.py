@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 from spectree import Response, SecurityScheme, SpecTree
+from spectree.metadata import register_validated_function
 from spectree.models import SecuritySchemeData
 
 View = TypeVar("View", bound=Callable[..., Any])
@@ -125,11 +126,20 @@ def documented(
             operation_id=operation_id(view),
             skip_validation=True,
         )(view)
-        wrapper.__doc__ = view.__doc__ or summary or None
-        wrapper.documented_body = body or form
-        return wrapper
+        _served_unwrapped(wrapper, view)
+        view.__doc__ = view.__doc__ or summary or None
+        view.documented_body = body or form
+        return view
 
     return attach
+
+
+def _served_unwrapped(wrapper: Callable[..., Any], view: View) -> None:
+    """spectree describes `view` as it described its wrapper, and the view is served as it is: with validation
+    skipped, the wrapper only read each answer's body out and made a new Response of it (a fifth of the cached
+    decode's own work in the web process, and a streamed answer would have been read whole)."""
+    spec._function_metadata[view] = spec._function_metadata.pop(wrapper)
+    register_validated_function(view)
 
 
 def documented_without_body(view: Callable[..., Any] | None) -> bool:

@@ -8,7 +8,7 @@ import time
 import pytest
 import sqlalchemy as sa
 
-from app.extensions import db, redis_store
+from app.extensions import db, limiter, redis_store
 from app.sources.sandbox.catalog import VIN_BMW, VIN_CLIO, VIN_COROLLA, VIN_GOLF, VIN_HONDA, VIN_UNKNOWN
 from app.sources.sandbox.scrape_server import VIN_SCRAPE_SEVERAL
 from app.vehicles.answers import vehicle_view
@@ -243,16 +243,20 @@ def test_a_repeat_decode_is_answered_from_the_resolve_cache(dealer, decode_vin, 
 
 
 def _redis_commands(app, monkeypatch, action) -> list[str]:
+    """The commands `action` sends to Redis, as the client's connections send them (the session check's MGET goes
+    straight to a pooled connection, past the client's `execute_command`), the rate limiter's counters left out (they
+    share the pool)."""
+    monkeypatch.setattr(limiter, "enabled", False)
     with app.app_context():
-        client = redis_store.client
+        connection_class = redis_store.client.connection_pool.connection_class
     sent: list[str] = []
-    execute = client.execute_command
+    send = connection_class.send_command
 
-    def record(*args, **options):
+    def record(connection, *args, **options):
         sent.append(str(args[0]))
-        return execute(*args, **options)
+        return send(connection, *args, **options)
 
-    monkeypatch.setattr(client, "execute_command", record)
+    monkeypatch.setattr(connection_class, "send_command", record)
     action()
     monkeypatch.undo()
     return sent
