@@ -22,6 +22,7 @@ from app.sources.pool import catalog_sources
 from app.sources.sandbox.catalog import VIN_CLIO, VIN_GOLF
 from bench.measure import Batch, Result, Send, timed_requests
 from bench.must_haves import PooledReplay, must_haves_app, policy_headers, recorded_statements, token_keys
+from bench.sql import statement_count
 from bench.stack import (
     DECODE_PATH,
     EMAIL,
@@ -109,7 +110,7 @@ def cached_throughput(bench: Bench) -> Result:
         for served in baselines.values():
             served.stop()
         replay.close()
-    return throughput_result(rounds, first.content, sum(1 for sql, _ in statements if sql))
+    return throughput_result(rounds, first.content, statement_count(statements))
 
 
 def interleaved_rounds(sessions: list[requests.Session], senders: dict[str, Send]) -> dict[str, list[Batch]]:

@@ -4,8 +4,8 @@ A Flask app without extensions whose one route does only what no implementation 
 leave out, each the cheapest way this stack has:
 - the session cookie's signature checked (`app.auth.sessions.unsign`, the app's own check);
 - the Origin compared with the site and the body's type with JSON (the cookie API's CSRF check);
-- the two revocation tokens of instant sign-out read from Redis in one MGET, on a pooled connection without
-  redis-py's client layer (the session check's one round trip);
+- the two revocation tokens of instant sign-out read from Redis in one MGET, as the session check reads them
+  (`app.core.redis_store.pooled_mget`: a pooled connection past redis-py's client layer);
 - the body parsed;
 - for the decode, the statements the app's cached decode ran, recorded once and replayed through the bare driver
   (`bench.sql.BareSql`, on pooled connections);
@@ -32,6 +32,7 @@ from app.accounts.models import User
 from app.auth.session_cache import EPOCH_KEY, user_key
 from app.auth.sessions import COOKIE_NAME, unsign
 from app.core import autocommit
+from app.core.redis_store import pooled_mget
 from app.extensions import db
 from bench.sql import BareSql, SqlRecorder, Statements
 
@@ -115,7 +116,7 @@ def must_haves_app(
     """The must-haves route at `path` answering `body`; `config` gives AUTH_SECRET and REDIS_URL as the app has them."""
     bare = Flask("bench_must_haves")
     bare.config["AUTH_SECRET"] = config["AUTH_SECRET"]
-    tokens = redis.ConnectionPool.from_url(config["REDIS_URL"])
+    tokens = redis.Redis.from_url(config["REDIS_URL"])
 
     @bare.post(path)
     def must_haves() -> Response:
@@ -123,7 +124,7 @@ def must_haves_app(
             abort(401)
         if request.headers.get("Origin") != f"{request.scheme}://{request.host}" or not request.is_json:
             abort(403)
-        if not all(_mget(tokens, keys)):
+        if not all(pooled_mget(tokens, keys)):
             abort(401)
         request.get_json()
         if replay is not None:
@@ -134,12 +135,3 @@ def must_haves_app(
         return response
 
     return bare
-
-
-def _mget(pool: redis.ConnectionPool, keys: tuple[str, str]) -> list[bytes | None]:
-    connection = pool.get_connection()
-    try:
-        connection.send_command("MGET", *keys)
-        return connection.read_response()
-    finally:
-        pool.release(connection)

@@ -18,6 +18,11 @@ SQLITE_BUSY_SECONDS = 15
 Statements = list[tuple[str | None, object]]  # None: the app ended its transaction there (a commit or rollback)
 
 
+def statement_count(statements: Statements) -> int:
+    """The statements recorded, without the marks of where transactions ended."""
+    return sum(1 for statement, _ in statements if statement is not None)
+
+
 class SqlRecorder:
     """Keeps the statements the app sends to the database, and where its transactions end, while `recording()` is
     open (one request at a time)."""
@@ -108,13 +113,12 @@ def against_bare(
     if floor is not None:
         contenders["floor"] = lambda _: floor[1]()
     times = in_turns([statements], contenders, rounds)
-    real = sum(1 for statement, _ in statements if statement)
     return within_ratio(
         name,
         ("app (in process)", times["app"]),
         ("bare SQL", times["bare"]),
         target,
-        [f"{real} statements; {rounds} rounds", *_floor_lines(floor, times), *(details or [])],
+        [f"{statement_count(statements)} statements; {rounds} rounds", *_floor_lines(floor, times), *(details or [])],
     )
 
 

@@ -116,13 +116,13 @@ def mget_first(client: redis.Redis, keys: Sequence[str]) -> list[bytes | None]:
     keys_of = _AHEAD.get(request.endpoint or "") if has_request_context() else None
     ahead = list(keys_of()) if keys_of is not None else []
     if not ahead:
-        return _mget(client, keys)
-    values = _mget(client, [*keys, *ahead])
+        return pooled_mget(client, keys)
+    values = pooled_mget(client, [*keys, *ahead])
     g.setdefault(READ_AHEAD, {}).update(zip(ahead, values[len(keys) :], strict=True))
     return values[: len(keys)]
 
 
-def _mget(client: redis.Redis, keys: Sequence[str]) -> list[bytes | None]:
+def pooled_mget(client: redis.Redis, keys: Sequence[str]) -> list[bytes | None]:
     """MGET on one of the client's pooled connections, past redis-py's command layer: its retry wrapper, dispatch and
     bookkeeping took a quarter of the call's instructions, on every signed-in request (bench/README.md). The pool
     still replaces a connection that Redis closed while it was idle (a restart); one that fails during the call is
