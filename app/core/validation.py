@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from flask import Flask, g, request
+from flask import Flask, request
 from flask_babel import gettext as _
 from werkzeug.routing import IntegerConverter, ValidationError
 
@@ -66,21 +66,48 @@ def _check_json(value: Any, any_text: bool) -> None:
 
 def request_json() -> Any:
     """The request body decoded and checked once per request (routes, limiter keys and guards share it)."""
-    if "request_json" not in g:
+    return request.checked_json()
+
+
+def _json_content_type() -> ApiError:
+    return ApiError("invalid_json", _("Send the request body as JSON (Content-Type: application/json)."), 415)
+
+
+class CheckedJSONRequest(UploadRequest):
+    """The app's request: every reader of its JSON body, `request.get_json(silent=True)` in a cache-key function
+    included, gets it through `parse_json`, decoded once, too deep input refused before anything walks it. Werkzeug's
+    own get_json lets the parser's RecursionError through (`silent` catches ValueError only): a 500."""
+
+    _checked: tuple[Any, ApiError | None] | None = None
+
+    def checked_json(self) -> Any:
+        if self._checked is None:
+            try:
+                self._checked = (parse_json(self.get_data(cache=True)), None)
+            except ApiError as error:
+                self._checked = (None, error)
+        value, error = self._checked
+        if error is not None:
+            raise error
+        return value
+
+    def get_json(self, force: bool = False, silent: bool = False, cache: bool = True) -> Any:
+        if not (force or self.is_json):
+            if silent:
+                return None
+            raise _json_content_type()
         try:
-            g.request_json = (parse_json(request.get_data(cache=True)), None)
-        except ApiError as error:
-            g.request_json = (None, error)
-    value, error = g.request_json
-    if error is not None:
-        raise error
-    return value
+            return self.checked_json()
+        except ApiError:
+            if silent:
+                return None
+            raise
 
 
 def json_body() -> dict[str, Any]:
     """The request's JSON object, or a clear refusal when the body is not one."""
     if request.mimetype != "application/json":
-        raise ApiError("invalid_json", _("Send the request body as JSON (Content-Type: application/json)."), 415)
+        raise _json_content_type()
     data = request_json()
     if not isinstance(data, dict):
         raise _invalid_json()
@@ -174,6 +201,6 @@ def refuse_unstorable_input() -> None:
 def init_input_checks(app: Flask) -> None:
     """Bound `<int:...>` route ids and check every request's text; call before the blueprints are registered. Uploads
     to the routes that take one stay in memory within the route's limit (app.core.uploads)."""
-    app.request_class = UploadRequest
+    app.request_class = CheckedJSONRequest
     app.url_map.converters["int"] = IdConverter
     app.before_request(refuse_unstorable_input)

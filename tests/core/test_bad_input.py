@@ -9,7 +9,7 @@ import uuid
 import pytest
 import sqlalchemy as sa
 import stripe
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from app.accounts.models import User
@@ -495,3 +495,111 @@ def fuzz(client, path: str, method: str, user: User, bodies: st.SearchStrategy) 
             error_of(response)
 
     answers_without_failing()
+
+
+# --- hostile bodies on every write route, the session kept between requests (issue 40) ------------------------------
+
+# A kept session reads ahead in its first Redis round trip what the endpoint will read (app.core.redis_store), from
+# the body: so each route gets one session for all its bodies, as a browser's requests share theirs.
+HOSTILE_FIELDS = sorted({*FIELD_NAMES, "quantity", "unitPrice", "partId", "vehicleId", "kdvRate", "customer", "kind"})
+DEEP_SHAPES = [
+    lambda n: "[" * n,
+    lambda n: "[" * n + "]" * n,
+    lambda n: '{"vin":' + "[" * n,
+    lambda n: '{"vin":' + "[" * n + "]" * n + "}",
+    lambda n: '{"a":' * n + "1" + "}" * n,
+    lambda n: "[{" * n,
+]
+deep = st.builds(lambda shape, n: shape(n), st.sampled_from(DEEP_SHAPES), st.integers(JSON_MAX_DEPTH + 1, 200_000))
+huge_numbers = st.sampled_from(
+    ["1e999", "-1e999", "1e-999", "-0", "9" * 5000, "-" + "9" * 5000, "1" + "0" * 400 + ".5", str(2**64), "0.1e99999"]
+)
+not_json_numbers = st.sampled_from(["NaN", "Infinity", "-Infinity", "+1", "0x10", "01", ".5", "1.", "1e"])
+huge_strings = st.sampled_from([1_000, 100_000, 1_000_000]).map(lambda n: json.dumps("Ş" * n, ensure_ascii=False))
+wrong_types = st.sampled_from(["[]", "{}", "true", "null", "1.5", '"x"', "-1", '[["x"]]', '{"vin": {}}', '""'])
+hostile_values = deep | huge_numbers | not_json_numbers | huge_strings | wrong_types
+
+
+def with_field(name: str, raw: str, first: bool) -> str:
+    """The valid body with `name` set to the raw JSON text `raw`, before its other fields (so a duplicate key of a
+    field it has loses to the valid value) or after them (so it wins)."""
+    rest = json.dumps(VALID_BODY)[1:-1]
+    field = f"{json.dumps(name)}: {raw}"
+    return "{" + (f"{field}, {rest}" if first else f"{rest}, {field}") + "}"
+
+
+INVALID_UTF8 = [b'{"vin": "\xff\xfe"}', b'{"name": "\xc3\x28"}', b'{"\xc0\xaf": 1}', b'{"vin": "\xed\xa0\x80"}']
+odd_bytes = (
+    st.binary(max_size=64)
+    | st.sampled_from(INVALID_UTF8)
+    | st.sampled_from([b"\xef\xbb\xbf{}", '{"vin": 1}'.encode("utf-16"), b"\x00", b'{"vin": "a"}\x00'])
+)
+hostile_bodies = (
+    hostile_values.map(str.encode)
+    | st.builds(with_field, st.sampled_from(HOSTILE_FIELDS), hostile_values, st.booleans()).map(str.encode)
+    | odd_bytes
+)
+HOSTILE = settings(BOUNDED, max_examples=12)
+
+
+@pytest.mark.usefixtures("internal_token", "upstreams", "card_provider")
+def test_no_hostile_body_fails_any_write_route_with_the_session_kept(app, client, create_user):
+    reference_data.brands()
+    reference_data.plans()
+    db.session.commit()
+    dealer, admin = create_user(), create_user(role="admin")
+    routes = write_rules(app)
+    assert len(routes) > 60 and ("/api/vehicles/decode", "POST") in routes and ("/vin/decode", "POST") in routes
+
+    for path, method in routes:
+        redis_store.client.flushdb()  # each route starts with fresh rate-limit counters and session tokens
+        user = admin if "/admin/" in path else dealer
+        resume(client, user)
+        send_hostile(client, path, method, user)
+
+
+def write_rules(app) -> list:
+    """Every rule taking a body, pages' forms included, as (path, method)."""
+    adapter = app.url_map.bind("localhost")
+    return sorted(
+        (adapter.build(rule.endpoint, _path_values(rule), method=method), method)
+        for rule in app.url_map.iter_rules()
+        for method in set(rule.methods or ()) & set(JSON_METHODS)
+    )
+
+
+def send_hostile(client, path: str, method: str, user: User) -> None:
+    """Send hostile bodies to one route as `user` on one session (a new one only once a body ended it)."""
+
+    @HOSTILE
+    @given(body=hostile_bodies)
+    @example(body=b"[" * 5_000)
+    @example(body=b'{"vin":' + b"[" * 5_000)
+    @example(body=b'{"vin":' + b"[" * 100_000 + b"]" * 100_000 + b"}")
+    def answers_without_failing(body: bytes) -> None:
+        response = post_text(client, path, body, method)
+        assert response.status_code < 500, (path, method, body[:120], response.get_data(as_text=True)[:300])
+        if path.startswith("/api/") and response.status_code >= 400:
+            error_of(response)
+        if response.status_code == 401 or not client.get_cookie(COOKIE_NAME):
+            resume(client, user)
+
+    answers_without_failing()
+
+
+@pytest.mark.parametrize(
+    "body", ["[" * 5_000, '{"vin":' + "[" * 5_000, '{"vin":' + "[" * 100_000 + "]" * 100_000 + "}"]
+)
+def test_a_deep_decode_body_on_a_kept_session_is_a_turkish_400(client, signed_in, body):
+    signed_in()
+    assert client.get("/api/vehicles/history").status_code == 200  # the session is kept from here on
+
+    first, second = (post_text(client, "/api/vehicles/decode", body) for _ in range(2))
+
+    for response in (first, second):
+        error = error_of(response, 400)
+        assert error["code"] in {"invalid_json", "json_too_deep"}
+        assert error["message"] in {
+            "İstek gövdesi geçerli bir JSON nesnesi değil.",
+            f"İstek gövdesi çok derin iç içe geçmiş (en fazla {JSON_MAX_DEPTH} düzey olabilir).",
+        }
