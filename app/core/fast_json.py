@@ -2,8 +2,6 @@
 encoder cost as much Python as reading them (issue 15's speed). The text is what Flask's own provider writes (keys
 sorted, dates as HTTP dates, Decimal as a string), and whatever orjson refuses (an integer wider than 64 bits,
 nesting deeper than 254 levels) is encoded by Flask's provider instead, so nothing that encoded before fails now.
-Reading, text nested deeper than the parser's stack is a ValueError like any other invalid JSON, not a RecursionError
-that no caller expects (request bodies are read by app.core.validation, which refuses them far sooner).
 """
 
 from __future__ import annotations
@@ -19,12 +17,6 @@ OPTIONS = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUG
 
 class FastJSONProvider(DefaultJSONProvider):
     ensure_ascii = False  # Turkish text reads as itself in JSON, not as \u escapes
-
-    def loads(self, s: str | bytes, **kwargs: Any) -> Any:
-        try:
-            return super().loads(s, **kwargs)
-        except RecursionError:
-            raise ValueError("JSON nested too deeply") from None
 
     def response(self, *args: Any, **kwargs: Any) -> Response:
         if self.compact is False or (self.compact is None and self._app.debug):
