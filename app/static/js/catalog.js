@@ -366,13 +366,12 @@
   document.documentElement.addEventListener("mouseleave", () => hint(null));
 
   // The selected part (a search hit, a deep link, #pos-N): its row in the middle of the screen, its hotspot in view.
+  // The address's #pos-N wins over an earlier selection (the server's, or a row the clerk chose).
   function showSelected(root) {
     const leaf = root.querySelector("[data-leaf]");
     if (!leaf) return;
     const target = location.hash ? document.getElementById(location.hash.slice(1)) : null;
-    if (target && leaf.contains(target) && target.matches(".part-row") && !leaf.querySelector(".part-row.is-selected")) {
-      selectRow(leaf, target);
-    }
+    if (target && leaf.contains(target) && target.matches(".part-row")) selectRow(leaf, target);
     const row = leaf.querySelector(".part-row.is-selected");
     if (!row) return;
     unfold(row);
@@ -486,6 +485,13 @@
     }
     if (main.getBoundingClientRect().top < 0) main.scrollIntoView({ block: "start" });
     startLeaf(main);
+  });
+
+  // A #pos-N link into the drawing on screen, and back or forward between such addresses, change only the hash: the
+  // page stays, so its selection follows here (an address htmx pushed comes back through htmx:historyRestore).
+  window.addEventListener("hashchange", () => {
+    const main = document.getElementById("catalog-main");
+    if (main) showSelected(main);
   });
 
   document.addEventListener("htmx:historyRestore", () => {
