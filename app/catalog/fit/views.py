@@ -1,7 +1,8 @@
 """The fit answer's forms on a leaf's page (issue 30): the drawing's question answered or its answer cleared, and the
 "only what fits" switch (Sadece uyanlar). Each is a form POST to the leaf it was sent from: HTMX gets that leaf's main
 area again, with the change applied; without HTMX the browser is sent back to the leaf (303). A refused answer shows
-the leaf again with the reason beside the question (HTMX: 200, as htmx swaps no error status; else its 4xx).
+the leaf again with the reason beside the question (its 4xx through core.htmx.swappable: HTMX gets 200, nothing is
+kept).
 
 The writes are app.catalog.fit.answers' (the API calls the same), the page is app.catalog.dealer_pages'.
 """

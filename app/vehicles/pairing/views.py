@@ -15,7 +15,7 @@ from markupsafe import Markup
 
 from app.auth.guards import current_session
 from app.core.errors import ApiError, error_response
-from app.core.htmx import vary_on_htmx, wants_fragment
+from app.core.htmx import swappable, vary_on_htmx, wants_fragment
 from app.core.security import public
 from app.vehicles.pairing import services
 from app.vehicles.pairing.throttles import create_throttle, poll_throttle
@@ -104,8 +104,8 @@ def _shown(pairing: services.Pairing) -> dict[str, Any]:
 
 
 def _pairing_answer(context: dict[str, Any], status: int) -> Response:
-    """The pairing panel for HTMX (always 200: htmx swaps no error status), else the VIN page around it."""
+    """The pairing panel for HTMX, else the VIN page around it; a refusal's status through core.htmx.swappable."""
     if wants_fragment():
-        return vary_on_htmx(make_response(render_template("vehicles/_pairing.html", pairing=context), 200))
+        return swappable(make_response(render_template("vehicles/_pairing.html", pairing=context), status))
     page = render_template("vehicles/pairing.html", pairing=context)
-    return vary_on_htmx(make_response(page, status))
+    return swappable(make_response(page, status))
