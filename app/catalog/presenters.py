@@ -23,12 +23,12 @@ PLAN_LIMITED = {"subscription_required", "brand_not_in_plan"}  # the refusal lin
 QUERY_MAX_LENGTH = 100
 
 
-def retargeted(main: dict[str, Any], status: int = 200) -> Response:
+def retargeted(main: dict[str, Any], status: int = 200, code: str = "refused") -> Response:
     """The main area, answered to a request for another part of the page (a tree branch) that has to show it; a
     refusal's status through core.htmx.swappable."""
     html = render_template("catalog/_main_response.html", vehicle=None, main=main)
     headers = {"HX-Retarget": "#catalog-main", "HX-Reswap": "outerHTML"}
-    return swappable(Response(html, status=status, headers=headers))
+    return swappable(Response(html, status=status, headers=headers), code)
 
 
 # --- what the main area shows -------------------------------------------------------------------------------------

@@ -120,22 +120,24 @@ def _refused(error: ApiError) -> Response:
         return Response(html, error.status)
     main = presenters.error_main(error)
     if wants_fragment():
-        return presenters.retargeted(main, error.status)
+        return presenters.retargeted(main, error.status, error.code)
     vehicle = services.demo_vehicle()
-    return _answer(vehicle, main, presenters.tree_view(services.tree(vehicle)), status=error.status)
+    return _answer(vehicle, main, presenters.tree_view(services.tree(vehicle)), status=error.status, code=error.code)
 
 
 # --- answers ------------------------------------------------------------------------------------------------------
 
 
-def _answer(vehicle: Vehicle, main: dict[str, Any], tree: dict[str, Any] | None = None, status: int = 200) -> Response:
+def _answer(
+    vehicle: Vehicle, main: dict[str, Any], tree: dict[str, Any] | None = None, status: int = 200, code: str = "refused"
+) -> Response:
     """The main area alone for HTMX, else the demo page around it."""
     context = {"vehicle": vehicle, "main": main, "links": demo_links()}
     if wants_fragment():
-        return swappable(Response(render_template("catalog/_main_response.html", **context), status=status))
+        return swappable(Response(render_template("catalog/_main_response.html", **context), status=status), code)
     summary = services.vehicle_summary(vehicle)
     html = render_template("demo/demo.html", tree=tree, summary=summary, **context)
-    return swappable(Response(html, status=status))
+    return swappable(Response(html, status=status), code)
 
 
 @search_throttle

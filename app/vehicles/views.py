@@ -105,9 +105,10 @@ def _throttled(_error: RateLimitExceeded) -> Response:
 
 def _answer(result: dict[str, Any] | None, vin: str = "", status: int = 200) -> Response:
     """The result area alone for HTMX, else the page around it; a refusal's status through core.htmx.swappable."""
+    code = (result or {}).get("code") or "refused"
     if wants_fragment():
-        return swappable(Response(render_template("vehicles/_result.html", result=result), status=status))
-    return swappable(Response(_search_page(vin, result), status=status))
+        return swappable(Response(render_template("vehicles/_result.html", result=result), status=status), code)
+    return swappable(Response(_search_page(vin, result), status=status), code)
 
 
 def _search_page(vin: str, result: dict[str, Any] | None) -> str:

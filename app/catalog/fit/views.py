@@ -66,13 +66,14 @@ def _changed(vehicle_id: int, category_id: int, change: Callable[[Vehicle], Any]
     try:
         change(vehicle)
     except ApiError as error:
-        notice, status = error.message, error.status
+        notice, status, code = error.message, error.status, error.code
     else:
         if not wants_fragment():
             return redirect(dealer_links(vehicle.id).category(found.id), code=303)
-        notice, status = None, 200
+        notice, status, code = None, 200, ""
     detail = services.category_detail(vehicle, found, current_user)
-    return category_answer(vehicle, found, detail, category_main(vehicle, detail, fit_notice=notice), status=status)
+    main = category_main(vehicle, detail, fit_notice=notice)
+    return category_answer(vehicle, found, detail, main, status=status, code=code)
 
 
 def _fact() -> str:
