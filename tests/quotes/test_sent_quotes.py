@@ -105,6 +105,7 @@ def test_a_new_version_is_sent_again_and_the_old_link_then_says_a_newer_quote_ex
     old = shown(app, path)
 
     assert made.status_code == 303 and again.headers["Location"] == made.headers["Location"]  # one draft version
+    assert the(client.get(f"/teklifler/{new_id}").get_data(as_text=True), "[data-quote-version]").text == "sürüm 2"
     assert (draft["status"], draft["version"], draft["versionOf"]) == ("draft", 2, quote_id)
     assert [line["name"] for line in draft["lines"]][1] == "İşçilik"
     assert not elements(unsent, "[data-newer-quote]")  # a draft version is the dealer's alone
