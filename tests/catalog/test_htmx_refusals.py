@@ -1,7 +1,7 @@
 """One mechanism for refusals answered to HTMX (issue 40, item 3; core.htmx.swappable): every view that answers a
 refusal to HTMX with 200 (htmx swaps no error status) marks it with X-Refused, on which the request's writes are
 rolled back; without HTMX the same request answers its 4xx. Walked over the vehicle page, where-used, the fit
-answer's forms, "Teklife ekle" and the VIN report."""
+answer's forms, "Teklife ekle", the VIN report and the public VIN preview."""
 
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ def requests(client, golf: int) -> dict[str, tuple]:  # noqa: F811
             "POST", f"/teklifler/vehicles/{golf}/parts/999999", {"csrf_token": token}, "part_not_found",
         ),
         "a VIN report without a VIN": ("POST", "/vin/report", {"csrf_token": token, "vin": "x"}, "invalid_vin"),
+        "a public VIN preview of no VIN": ("GET", "/vin/preview?vin=x", None, "invalid_vin"),
     }  # fmt: skip
 
 
@@ -37,6 +38,7 @@ def requests(client, golf: int) -> dict[str, tuple]:  # noqa: F811
         "a bad fit answer",
         "a part of no such row to a quote",
         "a VIN report without a VIN",
+        "a public VIN preview of no VIN",
     ],
 )
 def test_a_refusal_answered_to_htmx_with_200_is_marked_refused(client, golf, name):  # noqa: F811
