@@ -199,7 +199,7 @@ def add_free_line(quote: Quote, name: Any, quantity: Any = None, unit_price: Any
     _editable(quote)
     line = QuoteLine(
         kind="free",
-        name=amounts.text(name, _("Name"), NAME_MAX_LENGTH, required=True),
+        name=_name(name),
         quantity=amounts.quantity(quantity) if quantity is not None else Decimal(1),
         unit_price=amounts.price(unit_price),
     )
@@ -210,17 +210,20 @@ def edit_line(quote: Quote, line: QuoteLine, changes: dict[str, Any]) -> QuoteLi
     """Change a line's quantity, unit price (None clears it) or name; the rest is left as it is. Every change is
     checked before any is made: a refused one leaves the line as it was."""
     _editable(quote)
-    checks = {
-        "quantity": amounts.quantity,
-        "unit_price": amounts.price,
-        "name": lambda value: amounts.text(value, _("Name"), NAME_MAX_LENGTH, required=True),
+    edits = {
+        "quantity": ("quantity", amounts.quantity),
+        "unitPrice": ("unit_price", amounts.price),
+        "name": ("name", _name),
     }
-    keys = {"quantity": "quantity", "unitPrice": "unit_price", "name": "name"}
-    checked = {keys[key]: checks[keys[key]](value) for key, value in changes.items() if key in keys}
+    checked = {field: check(changes[key]) for key, (field, check) in edits.items() if key in changes}
     for field, value in checked.items():
         setattr(line, field, value)
     _touch(quote)
     return line
+
+
+def _name(value: Any) -> str:
+    return amounts.text(value, _("Name"), NAME_MAX_LENGTH, required=True)
 
 
 def delete_line(quote: Quote, line: QuoteLine) -> None:
@@ -277,19 +280,14 @@ def mark_opened(token: str, viewer_id: uuid.UUID | None) -> bool:
 
 def newer_version_sent(quote: Quote) -> bool:
     """Whether a later version of the quote has been shared (its link then says a newer quote exists)."""
-    series = quote.version_of or quote.id
-    return bool(
-        db.session.scalar(
-            sa.select(sa.literal(True))
-            .where(
-                Quote.user_id == quote.user_id,
-                sa.or_(Quote.id == series, Quote.version_of == series),
-                Quote.version > quote.version,
-                Quote.shared_at.is_not(None),
-            )
-            .limit(1)
-        )
-    )
+    newer_sent = sa.and_(Quote.version > quote.version, Quote.shared_at.is_not(None))
+    return bool(db.session.scalar(sa.select(sa.literal(True)).where(_series(quote), newer_sent).limit(1)))
+
+
+def _series(quote: Quote) -> sa.ColumnElement[bool]:
+    """The quote's versions: the series' first quote and every version of it (the dealer's own)."""
+    first = quote.version_of or quote.id
+    return sa.and_(Quote.user_id == quote.user_id, sa.or_(Quote.id == first, Quote.version_of == first))
 
 
 def is_frozen(quote: Quote) -> bool:
@@ -302,11 +300,7 @@ def new_version(quote: Quote) -> Quote:
     answered again instead of a second one. A draft is its own newest version."""
     if not is_frozen(quote):
         return quote
-    series = quote.version_of or quote.id
-    in_series = sa.or_(Quote.id == series, Quote.version_of == series)
-    found = db.session.scalars(
-        sa.select(Quote).where(Quote.user_id == quote.user_id, in_series).order_by(Quote.version.desc())
-    ).all()
+    found = db.session.scalars(sa.select(Quote).where(_series(quote)).order_by(Quote.version.desc())).all()
     draft = next((other for other in found if other.status == "draft" and other.version > quote.version), None)
     if draft is not None:
         return draft
@@ -318,7 +312,7 @@ def new_version(quote: Quote) -> Quote:
         customer=quote.customer,
         status="draft",
         kdv_rate=quote.kdv_rate,
-        version_of=series,
+        version_of=quote.version_of or quote.id,
         version=found[0].version + 1,
     )
     db.session.add(copy)
