@@ -12,7 +12,7 @@ from flask_login import current_user
 
 from app.browse import brands, catapi_flow, opening, scrape_flow
 from app.core.errors import ApiError
-from app.core.htmx import vary_on_htmx, wants_fragment
+from app.core.htmx import swappable, wants_fragment
 from app.core.validation import int_arg
 
 bp = Blueprint("browse_views", __name__, url_prefix="/browse")
@@ -49,18 +49,16 @@ def catapi_cars(catalog: str, model: str) -> Response:
 
     found = _answer(read)
     context = {"catalog": catalog, "model": model, "chosen": chosen}
-    if wants_fragment():
-        return vary_on_htmx(Response(render_template("browse/_cars.html", found=found, **context)))
-    return vary_on_htmx(_page("browse/cars.html", found, **context))
+    template = "browse/_cars.html" if wants_fragment() else "browse/cars.html"
+    return _page(template, found, **context)
 
 
 @bp.get("/scrape/<brand>")
 def scrape_wizard(brand: str) -> Response:
     """The web catalog's variants of a make, one selector (body, engine, gearbox, year) at a time."""
     found = _answer(lambda: scrape_flow.wizard(brand, request.args))
-    if wants_fragment():
-        return vary_on_htmx(Response(render_template("browse/_wizard.html", found=found, brand=brand)))
-    return vary_on_htmx(_page("browse/wizard.html", found, brand=brand))
+    template = "browse/_wizard.html" if wants_fragment() else "browse/wizard.html"
+    return _page(template, found, brand=brand)
 
 
 def _year_choice(parameters: dict[str, Any], year: str | None, chosen: list[str]) -> list[str]:
@@ -97,8 +95,10 @@ def _answer(read: Any) -> dict[str, Any] | ApiError:
 
 
 def _page(template: str, found: dict[str, Any] | ApiError, **context: Any) -> Response:
-    status = found.status if isinstance(found, ApiError) else 200
-    return Response(render_template(template, found=found, **context), status=status)
+    """The page or fragment; a refusal's status through core.htmx.swappable (HTMX: 200)."""
+    refused = isinstance(found, ApiError)
+    response = Response(render_template(template, found=found, **context), status=found.status if refused else 200)
+    return swappable(response, found.code if refused else "refused")
 
 
 def _catalog_url(catalog: dict[str, Any], year: str | None) -> str:

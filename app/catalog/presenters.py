@@ -15,7 +15,7 @@ from app.catalog.fit import presenters as fit_presenters
 from app.catalog.models import Category
 from app.catalog.search import services as search
 from app.core.errors import ApiError
-from app.core.htmx import vary_on_htmx
+from app.core.htmx import swappable
 from app.sources.portal import ILLUSTRATION_PATTERN
 from app.vehicles.models import Vehicle
 
@@ -23,11 +23,12 @@ PLAN_LIMITED = {"subscription_required", "brand_not_in_plan"}  # the refusal lin
 QUERY_MAX_LENGTH = 100
 
 
-def retargeted(main: dict[str, Any]) -> Response:
-    """The main area, answered to a request for another part of the page (a tree branch) that has to show it."""
+def retargeted(main: dict[str, Any], status: int = 200, code: str = "refused") -> Response:
+    """The main area, answered to a request for another part of the page (a tree branch) that has to show it; a
+    refusal's status through core.htmx.swappable."""
     html = render_template("catalog/_main_response.html", vehicle=None, main=main)
     headers = {"HX-Retarget": "#catalog-main", "HX-Reswap": "outerHTML"}
-    return vary_on_htmx(Response(html, headers=headers))
+    return swappable(Response(html, status=status, headers=headers), code)
 
 
 # --- what the main area shows -------------------------------------------------------------------------------------

@@ -106,7 +106,7 @@ def children(vehicle_id: int, category_id: int):
         found = services.category_in(vehicle, category_id)
     except ApiError as error:
         # The tree has no room for a refusal: it is shown in the main area instead.
-        return retargeted(error_main(error))
+        return retargeted(error_main(error), error.status, error.code)
     opened = opened_node(found, services.children_of(vehicle, found, current_user))
     html = render_template("catalog/_tree_node.html", links=dealer_links(vehicle.id), node=opened)
     return vary_on_htmx(Response(html))

@@ -18,6 +18,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Session, scoped_session
 
 from app.core.errors import error_response
+from app.core.htmx import REFUSED_HEADER
 from app.core.sqlite_write_lock import begin_immediate, install_write_lock
 
 log = logging.getLogger(__name__)
@@ -142,8 +143,8 @@ def _error_flashed(_app: Flask, message: str, category: str, **_extra: Any) -> N
 
 
 def commit_per_request(app: Flask, db: SQLAlchemy) -> None:
-    """One commit per request: services only flush; an answer that carries an error (a status of 400 or more, an
-    error flashed, `mark_refusal`) rolls back, any other commits.
+    """One commit per request: services only flush; an answer that reports a refusal (a status of 400 or more, an
+    error flashed, `mark_refusal`, the X-Refused header of `core.htmx.swappable`) rolls back, any other commits.
 
     A request that may write (any method but GET/HEAD/OPTIONS unless its view is marked `reads_first`, or a view
     marked `writes_data`) takes SQLite's write lock when its transaction begins; reads alone never do.
@@ -161,7 +162,7 @@ def commit_per_request(app: Flask, db: SQLAlchemy) -> None:
     def _finish(response: Response) -> Response:
         if not _holds_work(db.session()):
             return response  # nothing read or written: a commit would have nothing to send
-        if response.status_code >= 400 or g.get("answer_is_refusal"):
+        if _reports_refusal(response):
             db.session.rollback()
             return response
         try:
@@ -184,6 +185,12 @@ def commit_per_request(app: Flask, db: SQLAlchemy) -> None:
     def _reset_lock_mode(_exc: BaseException | None) -> None:
         take_write_lock_up_front(False)
         _serving.set(False)
+
+
+def _reports_refusal(response: Response) -> bool:
+    """A status of 400 or more, `mark_refusal`, an error flashed, or a refusal answered to HTMX with 200
+    (`core.htmx.swappable`'s X-Refused)."""
+    return response.status_code >= 400 or bool(g.get("answer_is_refusal")) or REFUSED_HEADER in response.headers
 
 
 def tune_sqlite(engine: Engine, busy_timeout_ms: int) -> None:

@@ -25,7 +25,7 @@ from app.catalog import presenters
 from app.catalog.models import Category
 from app.catalog.page_links import CatalogLinks
 from app.core.errors import ApiError
-from app.core.htmx import vary_on_htmx, wants_fragment
+from app.core.htmx import swappable, vary_on_htmx, wants_fragment
 from app.core.security import public
 from app.demo import services
 from app.demo.throttles import demo_throttle, search_throttle
@@ -114,28 +114,30 @@ def register():
 @bp.errorhandler(ApiError)
 def _refused(error: ApiError) -> Response:
     """No demo vehicle: a 404 page that still leads to the registration. No such category (or another vehicle's):
-    the message in the main area, as on the signed-in page (to HTMX with 200, since htmx swaps no error status)."""
+    the message in the main area, as on the signed-in page (its 4xx through core.htmx.swappable: HTMX gets 200)."""
     if error.code == "demo_unavailable":
         html = render_template("demo/unavailable.html", message=error.message, links=demo_links())
         return Response(html, error.status)
     main = presenters.error_main(error)
     if wants_fragment():
-        return presenters.retargeted(main)
+        return presenters.retargeted(main, error.status, error.code)
     vehicle = services.demo_vehicle()
-    return _answer(vehicle, main, presenters.tree_view(services.tree(vehicle)), status=error.status)
+    return _answer(vehicle, main, presenters.tree_view(services.tree(vehicle)), status=error.status, code=error.code)
 
 
 # --- answers ------------------------------------------------------------------------------------------------------
 
 
-def _answer(vehicle: Vehicle, main: dict[str, Any], tree: dict[str, Any] | None = None, status: int = 200) -> Response:
+def _answer(
+    vehicle: Vehicle, main: dict[str, Any], tree: dict[str, Any] | None = None, status: int = 200, code: str = "refused"
+) -> Response:
     """The main area alone for HTMX, else the demo page around it."""
     context = {"vehicle": vehicle, "main": main, "links": demo_links()}
     if wants_fragment():
-        return vary_on_htmx(Response(render_template("catalog/_main_response.html", **context)))
+        return swappable(Response(render_template("catalog/_main_response.html", **context), status=status), code)
     summary = services.vehicle_summary(vehicle)
     html = render_template("demo/demo.html", tree=tree, summary=summary, **context)
-    return vary_on_htmx(Response(html, status=status))
+    return swappable(Response(html, status=status), code)
 
 
 @search_throttle

@@ -1,5 +1,6 @@
 """The dealer's quotes under /api/quotes: create, list, read, lines added, changed and deleted, the settings, the
-shared link made and revoked. Another dealer's quote or line is not found (404)."""
+shared link made and revoked, a sent quote's new version. Another dealer's quote or line is not found (404); a change
+of a sent quote is refused (409 quote_sent): it is made on a new version."""
 
 from __future__ import annotations
 
@@ -54,7 +55,7 @@ def get(quote_id: int):
 
 
 @bp.patch("/<int:quote_id>")
-@documented(QuoteOut, body=QuoteEdit, errors=(404,), summary="This quote's KDV rate changed (its totals with it)")
+@documented(QuoteOut, body=QuoteEdit, errors=(404, 409), summary="This quote's KDV rate changed (its totals with it)")
 def edit(quote_id: int):
     data = json_body()  # a body that cannot be read is refused whatever the quote
     quote = services.quote_of(current_user.id, quote_id)
@@ -63,7 +64,7 @@ def edit(quote_id: int):
 
 
 @bp.post("/<int:quote_id>/lines")
-@documented(QuoteOut, status=201, body=QuoteLineCreate, errors=(404, 422), summary="A part or free line added")
+@documented(QuoteOut, status=201, body=QuoteLineCreate, errors=(404, 409, 422), summary="A part or free line added")
 def add_line(quote_id: int):
     data = json_body()  # a body that cannot be read is refused whatever the quote
     quote = services.quote_of(current_user.id, quote_id)
@@ -81,7 +82,7 @@ def add_line(quote_id: int):
 
 
 @bp.patch("/<int:quote_id>/lines/<int:line_id>")
-@documented(QuoteOut, body=QuoteLineEdit, errors=(404,), summary="A line's quantity, unit price or name changed")
+@documented(QuoteOut, body=QuoteLineEdit, errors=(404, 409), summary="A line's quantity, unit price or name changed")
 def edit_line(quote_id: int, line_id: int):
     data = json_body()  # a body that cannot be read is refused whatever the quote
     quote = services.quote_of(current_user.id, quote_id)
@@ -91,11 +92,24 @@ def edit_line(quote_id: int, line_id: int):
 
 
 @bp.delete("/<int:quote_id>/lines/<int:line_id>")
-@documented(QuoteOut, errors=(404,), summary="A line deleted")
+@documented(QuoteOut, errors=(404, 409), summary="A line deleted")
 def delete_line(quote_id: int, line_id: int):
     quote = services.quote_of(current_user.id, quote_id)
     services.delete_line(quote, services.line_of(quote, line_id))
     return _quote_answer(quote)
+
+
+@bp.post("/<int:quote_id>/versions")
+@documented(
+    QuoteOut,
+    status=201,
+    errors=(404,),
+    summary="A sent quote's new version: a draft copy to change and send again (a draft already made is answered)",
+)
+def new_version(quote_id: int):
+    quote = services.quote_of(current_user.id, quote_id)
+    copy = services.new_version(quote)
+    return _quote_answer(copy, 201)
 
 
 @bp.post("/<int:quote_id>/share")

@@ -1,7 +1,10 @@
 """Quotes: a dealer's offer to a customer for one vehicle, its lines, and the dealer's quote settings.
 
 A quote is shared by a random token whose SHA-256 is stored (`share_token_hash`): the link works without an account
-until `expires_at`, unless revoked; its first opening is recorded (`first_opened_at`, state "opened").
+until `expires_at`, unless revoked; its first opening by a person (the page's beacon, not a link preview's fetch) is
+recorded (`first_opened_at`, state "opened"). A shared quote is frozen: what the link shows stays what was sent (the
+shop's name and phone as they were then, `sent_shop_name` and `sent_phone`). A change is made on a new version, a
+draft copy (`version_of`: the first quote of the series, `version` counting from 1).
 """
 
 from __future__ import annotations
@@ -48,6 +51,10 @@ class Quote(db.Model):
     expires_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     first_opened_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    version_of: Mapped[int | None] = mapped_column(sa.ForeignKey("quote.id", ondelete="SET NULL"), index=True)
+    version: Mapped[int] = mapped_column(default=1, server_default="1")
+    sent_shop_name: Mapped[str | None] = mapped_column(sa.String(120))
+    sent_phone: Mapped[str | None] = mapped_column(sa.String(40))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
 

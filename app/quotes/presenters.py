@@ -46,6 +46,8 @@ def quote_view(quote: Quote, lines: list[QuoteLine]) -> dict[str, Any]:
         "vehicleTitle": quote.vehicle_title,
         "customer": quote.customer,
         "status": quote.status,
+        "version": quote.version,
+        "versionOf": quote.version_of,
         "share": {
             "state": services.share_state(quote),
             "sharedAt": _iso(quote.shared_at),
@@ -137,3 +139,20 @@ def number_cell(value: Decimal | None) -> str:
 
 def _iso(value: Any) -> str | None:
     return value.isoformat() if value is not None else None
+
+
+def preview_card(quote: Quote, shop: str, totals: services.Totals) -> dict[str, str]:
+    """The shared page's Open Graph card (WhatsApp, Telegram, iMessage draw it from these): the shop, the vehicle and
+    the total, in Turkish as the customer reads it; nothing personal (no customer's name, no phone)."""
+    gross = money(totals.gross)
+    with force_locale("tr"):
+        title = f"{_('Quote')} · {shop}" if shop else _("Quote")
+        if quote.vehicle_title:
+            description = _("%(vehicle)s · total %(total)s (VAT included)", vehicle=quote.vehicle_title, total=gross)
+        else:
+            description = _("Total %(total)s (VAT included)", total=gross)
+    image = url_for("static", filename=PREVIEW_IMAGE, _external=True)
+    return {"title": title, "description": description, "image": image}
+
+
+PREVIEW_IMAGE = "img/quote-card.png"

@@ -83,7 +83,9 @@ class QuoteOut(ApiModel):
     vin: str | None
     vehicle_title: str
     customer: str | None
-    status: Literal["draft", "sent", "opened"]
+    status: Literal["draft", "sent", "opened"] = Field(description="A sent (or opened) quote is frozen.")
+    version: int = Field(description="1 for a first quote; a new version of a sent quote counts on.")
+    version_of: int | None = Field(description="The first quote of the series this is a version of.")
     share: QuoteShare
     kdv_rate: str
     lines: list[QuoteLineOut]

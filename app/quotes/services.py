@@ -171,6 +171,7 @@ def add_catalog_part(user: User, vehicle_id: int, part_id: int) -> tuple[Quote, 
 
 def add_part_line(user: User, quote: Quote, part_id: int, quantity: Any = None, unit_price: Any = None) -> QuoteLine:
     """A part of the quote's vehicle as a new line; quantity and price default to the row's and the shelf's."""
+    _editable(quote)
     if quote.vehicle_id is None:
         raise ApiError("quote_has_no_vehicle", _("This quote has no vehicle: add free lines to it."), 422)
     part = catalog.part_with_code(catalog.open_vehicle(user, quote.vehicle_id), part_id)
@@ -195,9 +196,10 @@ def _add_part_line(user: User, quote: Quote, part: Part, quantity: Any, unit_pri
 
 def add_free_line(quote: Quote, name: Any, quantity: Any = None, unit_price: Any = None) -> QuoteLine:
     """Labour or any other item, named by the dealer."""
+    _editable(quote)
     line = QuoteLine(
         kind="free",
-        name=amounts.text(name, _("Name"), NAME_MAX_LENGTH, required=True),
+        name=_name(name),
         quantity=amounts.quantity(quantity) if quantity is not None else Decimal(1),
         unit_price=amounts.price(unit_price),
     )
@@ -205,27 +207,38 @@ def add_free_line(quote: Quote, name: Any, quantity: Any = None, unit_price: Any
 
 
 def edit_line(quote: Quote, line: QuoteLine, changes: dict[str, Any]) -> QuoteLine:
-    """Change a line's quantity, unit price (None clears it) or name; the rest is left as it is."""
-    if "quantity" in changes:
-        line.quantity = amounts.quantity(changes["quantity"])
-    if "unitPrice" in changes:
-        line.unit_price = amounts.price(changes["unitPrice"])
-    if "name" in changes:
-        line.name = amounts.text(changes["name"], _("Name"), NAME_MAX_LENGTH, required=True)
+    """Change a line's quantity, unit price (None clears it) or name; the rest is left as it is. Every change is
+    checked before any is made: a refused one leaves the line as it was."""
+    _editable(quote)
+    edits = {
+        "quantity": ("quantity", amounts.quantity),
+        "unitPrice": ("unit_price", amounts.price),
+        "name": ("name", _name),
+    }
+    checked = {field: check(changes[key]) for key, (field, check) in edits.items() if key in changes}
+    for field, value in checked.items():
+        setattr(line, field, value)
     _touch(quote)
     return line
 
 
+def _name(value: Any) -> str:
+    return amounts.text(value, _("Name"), NAME_MAX_LENGTH, required=True)
+
+
 def delete_line(quote: Quote, line: QuoteLine) -> None:
+    _editable(quote)
     db.session.delete(line)
     _touch(quote)
 
 
 def share(quote: Quote) -> str:
     """A new link for the quote, valid SHARE_DAYS days (an earlier link stops working); the token is returned once and
-    only its SHA-256 kept."""
+    only its SHA-256 kept. From now on the quote is frozen, the shop's name and phone kept as they are sent."""
     token = secrets.token_urlsafe(32)
     now = utcnow()
+    owner, profile = owner_of(quote), profile_of(quote.user_id)
+    quote.sent_shop_name, quote.sent_phone = shop_name(owner, profile)[:SHOP_NAME_MAX_LENGTH], profile.phone
     quote.share_token_hash = token_hash(token)
     quote.shared_at, quote.expires_at, quote.revoked_at = now, now + timedelta(days=SHARE_DAYS), None
     quote.first_opened_at = None
@@ -243,18 +256,74 @@ def revoke(quote: Quote) -> None:
         _touch(quote)
 
 
-def shared_quote(token: str, viewer_id: uuid.UUID | None = None) -> Quote:
-    """The quote a shared link names, by its token's hash; revoked or expired: 410. Its first opening by anyone but
-    its dealer is recorded (state "opened")."""
+def shared_quote(token: str) -> Quote:
+    """The quote a shared link names, by its token's hash; revoked or expired: 410. Reading it records nothing: a
+    link preview's fetch reads it too (see `mark_opened`)."""
     quote = db.session.scalar(sa.select(Quote).where(Quote.share_token_hash == token_hash(token)))
     if quote is None:
         raise ApiError("quote_link_not_found", _("This quote link is not valid."), 404)
     if share_state(quote) != "active":
         raise ApiError("quote_link_gone", _("This quote is no longer available. Ask the dealer for a new one."), 410)
-    if quote.first_opened_at is None and viewer_id != quote.user_id:
-        quote.first_opened_at = utcnow()
-        quote.status = "opened"
     return quote
+
+
+def mark_opened(token: str, viewer_id: uuid.UUID | None) -> bool:
+    """A person has the shared page in front of him (its beacon): the quote's first opening by anyone but its dealer
+    is recorded (state "opened"); later ones change nothing. Whether this one recorded it."""
+    quote = shared_quote(token)
+    if quote.first_opened_at is not None or viewer_id == quote.user_id:
+        return False
+    quote.first_opened_at = utcnow()
+    quote.status = "opened"
+    return True
+
+
+def newer_version_sent(quote: Quote) -> bool:
+    """Whether a later version of the quote has been shared (its link then says a newer quote exists)."""
+    newer_sent = sa.and_(Quote.version > quote.version, Quote.shared_at.is_not(None))
+    return bool(db.session.scalar(sa.select(sa.literal(True)).where(_series(quote), newer_sent).limit(1)))
+
+
+def _series(quote: Quote) -> sa.ColumnElement[bool]:
+    """The quote's versions: the series' first quote and every version of it (the dealer's own)."""
+    first = quote.version_of or quote.id
+    return sa.and_(Quote.user_id == quote.user_id, sa.or_(Quote.id == first, Quote.version_of == first))
+
+
+def is_frozen(quote: Quote) -> bool:
+    """A quote once shared is what the customer was sent: it is changed on a new version only."""
+    return quote.status != "draft"
+
+
+def new_version(quote: Quote) -> Quote:
+    """A draft copy of a sent quote, its lines with it, as the series' next version; a draft version already made is
+    answered again instead of a second one. A draft is its own newest version."""
+    if not is_frozen(quote):
+        return quote
+    found = db.session.scalars(sa.select(Quote).where(_series(quote)).order_by(Quote.version.desc())).all()
+    draft = next((other for other in found if other.status == "draft" and other.version > quote.version), None)
+    if draft is not None:
+        return draft
+    copy = Quote(
+        user_id=quote.user_id,
+        vehicle_id=quote.vehicle_id,
+        vin=quote.vin,
+        vehicle_title=quote.vehicle_title,
+        customer=quote.customer,
+        status="draft",
+        kdv_rate=quote.kdv_rate,
+        version_of=quote.version_of or quote.id,
+        version=found[0].version + 1,
+    )
+    db.session.add(copy)
+    db.session.flush()
+    for line in lines_of(quote):
+        db.session.add(QuoteLine(quote_id=copy.id, **{key: getattr(line, key) for key in LINE_COPIED}))
+    db.session.flush()
+    return copy
+
+
+LINE_COPIED = ("kind", "part_id", "category_id", "oem_code", "name", "quantity", "unit_price", "sort_order")
 
 
 def token_hash(token: str) -> str:
@@ -273,6 +342,7 @@ def save_profile(user_id: uuid.UUID, data: dict[str, Any]) -> QuoteProfile:
 
 
 def set_quote_rate(quote: Quote, rate: Any) -> None:
+    _editable(quote)
     quote.kdv_rate = amounts.kdv_rate(rate)
     _touch(quote)
 
@@ -297,6 +367,15 @@ def _append(quote: Quote, line: QuoteLine) -> QuoteLine:
     db.session.flush()
     _touch(quote)
     return line
+
+
+def _editable(quote: Quote) -> None:
+    if is_frozen(quote):
+        raise ApiError(
+            "quote_sent",
+            _("This quote was sent to the customer and stays as it was sent. To change it, make a new version."),
+            409,
+        )
 
 
 def _touch(quote: Quote) -> None:

@@ -7,24 +7,30 @@ account (/t/ is taken by the mails' tracked links).
 
 from __future__ import annotations
 
+from contextlib import suppress
 from typing import Any
 from urllib.parse import quote as percent_encoded
 from urllib.parse import urlsplit
 
 from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from flask_limiter.util import get_remote_address
 from flask_login import current_user
 
-from app.core.db import writes_data
 from app.core.errors import ApiError
-from app.core.htmx import vary_on_htmx, wants_fragment
-from app.core.security import public
-from app.quotes import presenters, services
+from app.core.htmx import swappable, vary_on_htmx, wants_fragment
+from app.core.security import public, without_form_token
+from app.extensions import limiter
+from app.quotes import presenters, services, visitors
 from app.quotes.models import Quote
 
 bp = Blueprint("quotes_views", __name__)
 
+# The beacon is sent once a page; a visitor's address (a shop's customers may share one) gets plenty.
+opened_throttle = limiter.limit("30 per minute", key_func=get_remote_address, scope="quote-opened")
+
 PAGE_HELPERS = {
+    "is_frozen": services.is_frozen,
     "money": presenters.money,
     "number": presenters.number,
     "share_state": services.share_state,
@@ -76,6 +82,13 @@ def set_rate(quote_id: int) -> Response:
 @bp.post("/teklifler/<int:quote_id>/lines/<int:line_id>/delete")
 def delete_line(quote_id: int, line_id: int) -> Response:
     return _changed(quote_id, lambda quote: services.delete_line(quote, services.line_of(quote, line_id)))
+
+
+@bp.post("/teklifler/<int:quote_id>/new-version")
+def new_version(quote_id: int) -> Response:
+    """A sent quote's "Yeni sürüm oluştur": a draft copy to change and send again (303 to it)."""
+    copy = services.new_version(services.quote_of(current_user.id, quote_id))
+    return redirect(url_for(".quote_page", quote_id=copy.id), code=303)
 
 
 @bp.post("/teklifler/<int:quote_id>/share")
@@ -145,7 +158,7 @@ def add_part(vehicle_id: int, part_id: int) -> Response:
     except ApiError as error:
         if wants_fragment():
             html = render_template("quotes/_added.html", vehicle_id=vehicle_id, part_id=part_id, error=error.message)
-            return vary_on_htmx(Response(html, status=200))  # htmx swaps no error status
+            return swappable(Response(html, status=error.status), error.code)
         flash(error.message, "error")
         return redirect(back, code=303)
     count = len(services.lines_of(quote))
@@ -171,19 +184,45 @@ def vehicle_quote(vehicle_id: int) -> Response:
 
 @bp.get("/teklif/<token>")
 @public
-@writes_data
 def shared(token: str) -> Any:
-    """The shared quote, read-only, for whoever has the link; revoked or expired: a 410 page."""
+    """The shared quote, read-only, for whoever has the link (a link preview's fetch too: reading it records nothing,
+    its Open Graph tags draw the preview card); revoked or expired: a 410 page. Once shown, the page's beacon says a
+    person opened it (`opened`)."""
     try:
-        quote = services.shared_quote(token[:100], current_user.id if current_user.is_authenticated else None)
+        quote = services.shared_quote(token[:100])
     except ApiError as error:
         return render_template("quotes/gone.html", message=error.message, status=error.status), error.status
-    response = Response(
-        render_template("quotes/document.html", printing=False, shared=True, **_document_context(quote))
+    context = _document_context(quote)
+    html = render_template(
+        "quotes/document.html",
+        printing=False,
+        shared=True,
+        newer_sent=services.newer_version_sent(quote),
+        beacon=url_for(".opened", token=token[:100]),
+        card=presenters.preview_card(quote, context["shop"], context["totals"]),
+        **context,
     )
+    response = Response(html)
     response.headers["Referrer-Policy"] = "no-referrer"  # the token stays out of any link followed from the page
     response.headers["X-Robots-Tag"] = "noindex"
     return response
+
+
+@bp.post("/teklif/<token>/opened")
+@public
+@without_form_token
+@opened_throttle
+def opened(token: str) -> Response:
+    """The shared page's beacon, sent by a browser once the page is shown: the quote's first opening is recorded
+    (not its dealer's own, not a preview fetcher's, not one sent from another site). The token in the path is the
+    only proof needed, so a session-less visitor needs no form token; a cross-site POST is refused. 204 either way:
+    nothing here tells one link from another."""
+    if not visitors.same_site_post(request):
+        return Response(status=403)
+    if not visitors.is_link_preview(request.headers.get("User-Agent", "")):
+        with suppress(ApiError):  # a link gone or unknown records nothing, and says nothing more
+            services.mark_opened(token[:100], current_user.id if current_user.is_authenticated else None)
+    return Response(status=204)
 
 
 # --- answers ------------------------------------------------------------------------------------------------------
@@ -208,9 +247,9 @@ def _changed(quote_id: int, change: Any) -> Response:
             html = render_template(
                 "quotes/_lines.html", **_lines_context(quote, services.lines_of(quote), error.message)
             )
-            return vary_on_htmx(Response(html, headers={"X-Quote-Refused": error.code}))
+            return swappable(Response(html, status=error.status), error.code)
         html, _status = _page(quote, error=error.message)
-        return vary_on_htmx(Response(html, status=error.status))
+        return swappable(Response(html, status=error.status), error.code)
     if wants_fragment():
         html = render_template("quotes/_lines.html", **_lines_context(quote, services.lines_of(quote)))
         return vary_on_htmx(Response(html))
@@ -234,17 +273,24 @@ def _share_context(quote: Quote, link: str | None = None, lines: list | None = N
 def _document_context(quote: Quote) -> dict[str, Any]:
     """What the customer's page and the print page show: the shop, the vehicle, the lines, the totals, pictures."""
     lines = services.lines_of(quote)
-    profile = services.profile_of(quote.user_id)
-    owner = services.owner_of(quote)
+    shop, phone = _shop_of(quote)
     return {
         "quote": quote,
         "lines": lines,
         "totals": services.totals(quote, lines),
-        "shop": services.shop_name(owner, profile),
-        "phone": profile.phone,
+        "shop": shop,
+        "phone": phone,
         "thumbnails": presenters.thumbnails(lines),
         **PAGE_HELPERS,
     }
+
+
+def _shop_of(quote: Quote) -> tuple[str, str | None]:
+    """The shop's name and phone as the quote was sent (a sent quote is frozen), else as the settings say now."""
+    if services.is_frozen(quote) and quote.sent_shop_name is not None:
+        return quote.sent_shop_name, quote.sent_phone
+    profile = services.profile_of(quote.user_id)
+    return services.shop_name(services.owner_of(quote), profile), profile.phone
 
 
 def _back_to(referrer: str | None, default: str) -> str:

@@ -10,7 +10,7 @@ from flask_limiter.errors import RateLimitExceeded
 
 from app.catalog import teaser
 from app.core.errors import ApiError
-from app.core.htmx import vary_on_htmx, wants_fragment
+from app.core.htmx import swappable, wants_fragment
 from app.core.security import public
 from app.vehicles import preview
 from app.vehicles.throttles import preview_throttle
@@ -36,7 +36,7 @@ def preview_page() -> Response:
         result = preview.preview(raw)
         stats = teaser.teaser_stats(result["vin"])
     except ApiError as error:
-        return _render({"vin": raw, "result": None, "stats": None, "error": error.message}, error.status)
+        return _render({"vin": raw, "result": None, "stats": None, "error": error.message}, error.status, error.code)
     context = {"vin": result["vin"], "result": result, "stats": stats, "error": None}
     return _render({**context, "search_url": vin_search_url(result["vin"])}, 200)
 
@@ -45,14 +45,12 @@ def preview_page() -> Response:
 def _throttled(_error: RateLimitExceeded) -> Response:
     """Keep the visitor on the VIN box with the reason, instead of a bare error page."""
     message = _("Too many VIN lookups from your address. Please wait a minute and try again.")
-    return _render({"vin": request.args.get("vin", ""), "result": None, "stats": None, "error": message}, 429)
+    context = {"vin": request.args.get("vin", ""), "result": None, "stats": None, "error": message}
+    return _render(context, 429, "rate_limited")
 
 
-def _render(context: dict[str, Any], status: int) -> Response:
-    """The whole page, or for HTMX the fragment alone; htmx 2 swaps only 2xx answers, so a fragment is always 200."""
-    if wants_fragment():
-        response = make_response(render_template("vehicles/_preview.html", **context), 200)
-    else:
-        response = make_response(render_template("vehicles/preview.html", **context), status)
-    vary_on_htmx(response)
-    return response
+def _render(context: dict[str, Any], status: int, code: str = "refused") -> Response:
+    """The whole page, or for HTMX the fragment alone; a refusal's status through core.htmx.swappable (htmx 2 swaps
+    only 2xx answers, so a fragment is always 200)."""
+    template = "vehicles/_preview.html" if wants_fragment() else "vehicles/preview.html"
+    return swappable(make_response(render_template(template, **context), status), code)

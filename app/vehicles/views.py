@@ -24,7 +24,7 @@ from flask_login import current_user
 from app.analytics.services import capture
 from app.core import throttle
 from app.core.errors import ApiError, error_response
-from app.core.htmx import vary_on_htmx, wants_fragment
+from app.core.htmx import swappable, vary_on_htmx, wants_fragment
 from app.core.redis_store import UNAVAILABLE, read_ahead
 from app.core.validation import int_arg, text_field
 from app.extensions import db, limiter, redis_store
@@ -96,7 +96,7 @@ def _throttled(_error: RateLimitExceeded) -> Response:
     """A throttled search says so in the result area; a throttled poll fails quietly and the next one tries again."""
     message = _("Too many searches in a short time. Please wait a moment and try again.")
     if request.endpoint == "vehicles_views.start_decode" and wants_fragment():
-        return _answer(error_result("", "rate_limited", message))
+        return _answer(error_result("", "rate_limited", message), status=429)
     return error_response("rate_limited", message, 429)
 
 
@@ -104,10 +104,11 @@ def _throttled(_error: RateLimitExceeded) -> Response:
 
 
 def _answer(result: dict[str, Any] | None, vin: str = "", status: int = 200) -> Response:
-    """The result area alone for HTMX (always 200: htmx swaps no error status), else the page around it."""
+    """The result area alone for HTMX, else the page around it; a refusal's status through core.htmx.swappable."""
+    code = (result or {}).get("code") or "refused"
     if wants_fragment():
-        return vary_on_htmx(Response(render_template("vehicles/_result.html", result=result)))
-    return vary_on_htmx(Response(_search_page(vin, result), status=status))
+        return swappable(Response(render_template("vehicles/_result.html", result=result), status=status), code)
+    return swappable(Response(_search_page(vin, result), status=status), code)
 
 
 def _search_page(vin: str, result: dict[str, Any] | None) -> str:
@@ -330,7 +331,8 @@ def report():
     except ApiError as error:
         vin = _valid_vin_or_empty(vin)  # the form and the Location header never carry more than a VIN
         if wants_fragment():
-            return vary_on_htmx(Response(render_template("vehicles/_report.html", vin=vin, report_error=error.message)))
+            html = render_template("vehicles/_report.html", vin=vin, report_error=error.message)
+            return swappable(Response(html, status=error.status), error.code)
         flash(error.message, "error")
         return redirect(url_for(".search", vin=vin or None), code=303)
     if wants_fragment():

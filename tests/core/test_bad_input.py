@@ -177,6 +177,7 @@ NO_BODY = {
     ("/api/quotes/1/lines/1", "DELETE"),
     ("/api/quotes/1/revoke", "POST"),
     ("/api/quotes/1/share", "POST"),
+    ("/api/quotes/1/versions", "POST"),
 }
 
 

@@ -8,11 +8,14 @@ With SCREENSHOTS=<dir> set, the first test saves docs/screenshots/quote.png ther
 from __future__ import annotations
 
 import re
+import time
 from urllib.parse import unquote
 
 import pytest
 from playwright.sync_api import expect
 
+from app.extensions import db
+from app.quotes.models import Quote
 from tests.e2e.test_counter_clerk import screenshot
 from tests.e2e.test_leaf_layout import DESKTOP, open_oil_filter
 
@@ -109,4 +112,46 @@ def test_the_quote_page_on_a_phone_at_360_px(catalog_server, page):
         box = element.bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert page.console_errors == []
+
+
+def opened_at(app, quote_id: int):
+    with app.app_context():
+        found = db.session.get(Quote, quote_id).first_opened_at
+        db.session.remove()
+        return found
+
+
+def test_opening_the_link_in_a_browser_marks_it_opened_and_a_preview_or_the_dealer_does_not(catalog_server, page):
+    url, dealer, app = catalog_server
+    page.set_viewport_size(DESKTOP)
+    open_oil_filter(page, url, dealer)
+    page.locator("#catalog-main .parts-table form.quote-add button").first.click()
+    expect(page.locator("#catalog-main .quote-added").first).to_be_visible()
+    open_quote(page)
+    quote_id = int(page.url.rsplit("/", 1)[1])
+    page.get_by_role("button", name=re.compile("bağlantı oluştur", re.IGNORECASE)).click()
+    link = page.locator("[data-share-link]").input_value()
+
+    own = page.context.new_page()  # the dealer looks at what he sent, signed in
+    own.goto(link)
+    expect(own.locator(".quote-table")).to_be_visible()
+    browser = page.context.browser
+    preview = browser.new_context(user_agent="WhatsApp/2.23.20.0 A", locale="tr-TR")  # a fetcher that runs scripts
+    preview.new_page().goto(link)
+    time.sleep(1.5)  # what either page's script would send has arrived by now
+    assert opened_at(app, quote_id) is None
+    preview.close()
+
+    customer = browser.new_context(locale="tr-TR", viewport=PHONE)  # no cookies: the customer's phone
+    shown = customer.new_page()
+    shown.goto(link)
+    expect(shown.locator(".quote-table")).to_be_visible()
+    deadline = time.monotonic() + 10
+    while opened_at(app, quote_id) is None and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert opened_at(app, quote_id) is not None
+    customer.close()
+    page.reload()
+    expect(page.locator("#quote-share")).to_contain_text("açtı")
     assert page.console_errors == []

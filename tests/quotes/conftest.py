@@ -10,6 +10,13 @@ from tests.catalog.test_categories import first_leaf
 from tests.conftest import PASSWORD, SITE
 from tests.vehicles.conftest import dealer, decode_vin  # noqa: F401 - fixtures used here
 
+# A person's browser as the shared page's beacon arrives from it.
+BROWSER = {
+    "User-Agent": "Mozilla/5.0 (Linux; Android 14; SM-A546B) AppleWebKit/537.36 (KHTML, like Gecko) "
+    "Chrome/131.0.0.0 Mobile Safari/537.36",
+    "Sec-Fetch-Site": "same-origin",
+}
+
 
 @pytest.fixture
 def leaf(client, bmw):  # noqa: F811

@@ -9,7 +9,8 @@ from decimal import Decimal
 import pytest
 
 from tests.conftest import SITE
-from tests.quotes.conftest import coded_parts
+from tests.quotes.conftest import BROWSER, coded_parts
+from tests.support.markup import the
 
 
 def post(client, path: str, body: dict | None = None):
@@ -75,15 +76,18 @@ def test_a_shared_link_opens_without_an_account_once_recorded_and_revoked_gives_
     shared = post(client, f"/api/quotes/{quote['id']}/share").get_json()
     stranger = app.test_client()
 
-    first = stranger.get(shared["url"].replace("http://localhost", ""))
+    first = stranger.get(shared["url"].replace("http://localhost", ""), headers=BROWSER)
+    read = client.get(f"/api/quotes/{quote['id']}").get_json()
+    stranger.post(the(first.get_data(as_text=True), "body")["data-opened-beacon"], headers=BROWSER)
     opened = client.get(f"/api/quotes/{quote['id']}").get_json()
-    stranger.get(shared["url"].replace("http://localhost", ""))
+    stranger.post(the(first.get_data(as_text=True), "body")["data-opened-beacon"], headers=BROWSER)
     again = client.get(f"/api/quotes/{quote['id']}").get_json()
     revoked = post(client, f"/api/quotes/{quote['id']}/revoke")
     gone = stranger.get(shared["url"].replace("http://localhost", ""))
 
     assert first.status_code == 200, (shared, first.get_data(as_text=True)[:600])
     assert "Yağ" in first.get_data(as_text=True)
+    assert read["status"] == "sent"  # reading the page records nothing: its beacon does
     assert opened["status"] == "opened" and opened["share"]["firstOpenedAt"]
     assert again["share"]["firstOpenedAt"] == opened["share"]["firstOpenedAt"]
     assert revoked.status_code == 200 and gone.status_code == 410

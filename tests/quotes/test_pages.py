@@ -14,7 +14,7 @@ from app.core.db import utcnow
 from app.extensions import db
 from app.quotes.models import Quote, QuoteLine
 from tests.conftest import csrf_token_from
-from tests.quotes.conftest import coded_parts
+from tests.quotes.conftest import BROWSER, coded_parts
 from tests.support.markup import elements, the
 from tests.support.shelf import shelf_list
 
@@ -175,8 +175,11 @@ def test_the_share_panel_gives_the_link_and_the_whatsapp_message_once(app, clien
         f"Yıldız Oto: {quote.vehicle_title} için teklif, toplam 3.450,00 ₺ (KDV dahil): {link}"
     )
     assert link not in client.get(f"/teklifler/{quote.id}").get_data(as_text=True)  # only its hash is kept
-    customer = app.test_client().get(link.removeprefix("http://localhost"))
+    stranger = app.test_client()
+    customer = stranger.get(link.removeprefix("http://localhost"), headers=BROWSER)
     text = customer.get_data(as_text=True)
+    assert only_quote().status == "sent"  # the page read, not yet shown: its beacon says so
+    stranger.post(the(text, "body")["data-opened-beacon"], headers=BROWSER)
     assert customer.status_code == 200 and "Yıldız Oto" in text and "0212 555 00 00" in text
     assert the(text, "[data-total=gross]").text == "3.450,00 ₺"
     assert elements(text, "img.quote-thumb")  # the drawing's picture

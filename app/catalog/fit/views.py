@@ -1,7 +1,8 @@
 """The fit answer's forms on a leaf's page (issue 30): the drawing's question answered or its answer cleared, and the
 "only what fits" switch (Sadece uyanlar). Each is a form POST to the leaf it was sent from: HTMX gets that leaf's main
 area again, with the change applied; without HTMX the browser is sent back to the leaf (303). A refused answer shows
-the leaf again with the reason beside the question (HTMX: 200, as htmx swaps no error status; else its 4xx).
+the leaf again with the reason beside the question (its 4xx through core.htmx.swappable: HTMX gets 200, nothing is
+kept).
 
 The writes are app.catalog.fit.answers' (the API calls the same), the page is app.catalog.dealer_pages'.
 """
@@ -65,13 +66,14 @@ def _changed(vehicle_id: int, category_id: int, change: Callable[[Vehicle], Any]
     try:
         change(vehicle)
     except ApiError as error:
-        notice, status = error.message, error.status
+        notice, status, code = error.message, error.status, error.code
     else:
         if not wants_fragment():
             return redirect(dealer_links(vehicle.id).category(found.id), code=303)
-        notice, status = None, 200
+        notice, status, code = None, 200, ""
     detail = services.category_detail(vehicle, found, current_user)
-    return category_answer(vehicle, found, detail, category_main(vehicle, detail, fit_notice=notice), status=status)
+    main = category_main(vehicle, detail, fit_notice=notice)
+    return category_answer(vehicle, found, detail, main, status=status, code=code)
 
 
 def _fact() -> str:

@@ -17,7 +17,7 @@ from app.catalog import services
 from app.catalog.fit.presenters import with_fit
 from app.catalog.where_used import services as where_used
 from app.core.errors import ApiError
-from app.core.htmx import vary_on_htmx, wants_fragment
+from app.core.htmx import swappable, wants_fragment
 
 bp = Blueprint("catalog_where_used", __name__, url_prefix="/vehicles/<int:vehicle_id>/parts")
 
@@ -31,14 +31,14 @@ def panel(vehicle_id: int, part_id: int):
     except ApiError as error:
         if not wants_fragment():
             raise  # the error page, with its status
-        return _answer({"part_id": part_id, "message": error.message})  # htmx swaps no error status
+        return _answer({"part_id": part_id, "message": error.message}, error.status, error.code)
     found = where_used.find(current_user, part.search_code)
     found = {**found, "vehicles": [{**item, "parts": list(map(with_fit, item["parts"]))} for item in found["vehicles"]]}
     shown = sum(len(vehicle["parts"]) for vehicle in found["vehicles"])
     return _answer({"part_id": part.id, "oem_code": part.oem_code, "vehicle": vehicle, "found": found, "shown": shown})
 
 
-def _answer(context: dict[str, Any]) -> Response:
+def _answer(context: dict[str, Any], status: int = 200, code: str = "refused") -> Response:
     fragment = wants_fragment()
     template = "catalog/_where_used.html" if fragment else "catalog/where_used.html"
-    return vary_on_htmx(Response(render_template(template, fragment=fragment, **context)))
+    return swappable(Response(render_template(template, fragment=fragment, **context), status=status), code)

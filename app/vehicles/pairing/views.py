@@ -15,7 +15,7 @@ from markupsafe import Markup
 
 from app.auth.guards import current_session
 from app.core.errors import ApiError, error_response
-from app.core.htmx import vary_on_htmx, wants_fragment
+from app.core.htmx import swappable, vary_on_htmx, wants_fragment
 from app.core.security import public
 from app.vehicles.pairing import services
 from app.vehicles.pairing.throttles import create_throttle, poll_throttle
@@ -29,7 +29,7 @@ def _throttled(_error: RateLimitExceeded) -> Response:
     message = _("Too many pairings in a short time. Please wait a moment and try again.")
     if request.endpoint == "vehicles_pairing_views.poll":
         return error_response("rate_limited", message, 429)
-    return _pairing_answer({"error": message}, 429)
+    return _pairing_answer({"error": message}, 429, "rate_limited")
 
 
 @bp.post("/vin/pairings")
@@ -39,7 +39,7 @@ def create():
     try:
         pairing = services.create(_session_id())
     except ApiError as error:
-        return _pairing_answer({"error": error.message}, error.status)
+        return _pairing_answer({"error": error.message}, error.status, error.code)
     return _pairing_answer(_shown(pairing), 200)
 
 
@@ -50,7 +50,7 @@ def poll(pairing_id: str):
     try:
         vin = services.take_vin(pairing_id, _session_id())
     except ApiError as error:
-        return _pairing_answer({"error": error.message}, error.status)
+        return _pairing_answer({"error": error.message}, error.status, error.code)
     if vin is None:
         if wants_fragment():
             return vary_on_htmx(Response(status=204))  # no swap: the QR code stays and the poll goes on
@@ -103,9 +103,9 @@ def _shown(pairing: services.Pairing) -> dict[str, Any]:
     }
 
 
-def _pairing_answer(context: dict[str, Any], status: int) -> Response:
-    """The pairing panel for HTMX (always 200: htmx swaps no error status), else the VIN page around it."""
+def _pairing_answer(context: dict[str, Any], status: int, code: str = "refused") -> Response:
+    """The pairing panel for HTMX, else the VIN page around it; a refusal's status through core.htmx.swappable."""
     if wants_fragment():
-        return vary_on_htmx(make_response(render_template("vehicles/_pairing.html", pairing=context), 200))
+        return swappable(make_response(render_template("vehicles/_pairing.html", pairing=context), status), code)
     page = render_template("vehicles/pairing.html", pairing=context)
-    return vary_on_htmx(make_response(page, status))
+    return swappable(make_response(page, status), code)
