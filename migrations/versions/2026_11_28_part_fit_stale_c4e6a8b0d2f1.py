@@ -19,7 +19,8 @@ down_revision = 'a98a08ad2561'
 branch_labels = None
 depends_on = None
 
-STALE = sa.text('fit_status IS NULL')
+# app.catalog.models.FIT_STALE: the same text in the queries and the index, so that both backends use it.
+STALE = sa.text("fit_status IS NULL OR (fit_status = 'yes' AND (fit IS NULL OR CAST(fit AS TEXT) = 'null'))")
 
 
 def upgrade():

@@ -1,9 +1,10 @@
 """fit- jobs: give every stored part row its fit answer by the rules in force, in batches, in the background.
 
 A row is computed when it is stored (app.catalog.store, app.catalog.fit.services.Judge), so a job is needed only for
-rows stored before: rows from before the fit answer existed, and rows the earlier rule called a yes although their
-catalog states no applicability (the migration of 2026-11-28 marks both with a null status; a new rule would do the
-same). Until its job reaches it, such a row reads as a maybe, "not checked yet" (app.catalog.fit.shapes), never a yes.
+rows stored before (app.catalog.models.FIT_STALE): rows from before the fit answer existed, and rows the earlier rule
+called a yes although their catalog states no applicability (the migration of 2026-11-28 gives both a null status; a
+new rule would do the same). Until its job reaches it, such a row reads as a maybe, "not checked yet"
+(app.catalog.fit.shapes), never a yes.
 
 Job `fit-recompute-<step>` computes up to BATCHES_PER_JOB batches of BATCH_SIZE rows, each batch in one transaction
 (the rows, their leaves' counts, and the answering dealers' own fits of their vehicles), then queues step + 1 with the
@@ -26,7 +27,7 @@ from rq import Retry, get_current_job
 from app.catalog.fit import answers
 from app.catalog.fit.facts import VehicleFacts
 from app.catalog.fit.services import Judge, facts_of, leaf_counts
-from app.catalog.models import Category, FitAnswer, Part
+from app.catalog.models import FIT_STALE, Category, FitAnswer, Part
 from app.core.db import begin_writes
 from app.extensions import db, queues, redis_store
 
@@ -39,7 +40,7 @@ BATCH_SIZE = 1000
 BATCHES_PER_JOB = 10
 RETRY = Retry(max=3, interval=[10, 60, 300])
 
-STALE = Part.fit_status.is_(None)
+STALE = sa.text(FIT_STALE)  # only in statements on the part table alone
 
 
 def pending_count() -> int:
@@ -186,4 +187,5 @@ def progress() -> dict[str, Any] | None:
     found = job.meta.get("progress") if job is not None else None
     if not isinstance(found, dict):
         return None
-    return {"jobId": job.id, "state": str(job.get_status()), "done": found["done"], "total": found["total"]}
+    state = job.get_status()
+    return {"jobId": job.id, "state": getattr(state, "value", state), "done": found["done"], "total": found["total"]}
