@@ -14,6 +14,7 @@ import sqlalchemy as sa
 from flask_migrate import upgrade
 from rq import SimpleWorker
 
+import worker
 from app.catalog.fit import recompute
 from app.catalog.models import Category, Part
 from app.extensions import db, queues, redis_store
@@ -141,6 +142,18 @@ def test_a_dealers_answers_apply_to_the_rows_the_job_settles(client, golf):  # n
     run_jobs()
 
     assert statuses(get(client, leaf_api)) == statuses(answered)
+
+
+def test_a_starting_worker_and_the_schedule_queue_the_job_when_rows_wait(client, golf):  # noqa: F811
+    assert "app.catalog.fit.recompute.sweep" in {entry.func for entry in worker.SCHEDULE}
+    worker._queue_at_start_up()
+    assert queues.get(recompute.QUEUE).count == 0  # nothing waits: nothing queued
+    store_the_old_way(a_leaf_with_every_answer(client, golf))
+
+    worker._queue_at_start_up()
+    worker._queue_at_start_up()  # a second worker starting: the same chain, not a second one
+
+    assert queues.get(recompute.QUEUE).job_ids == ["fit-recompute-1"]
 
 
 # --- progress, the sweep and the command --------------------------------------------------------------------------

@@ -73,10 +73,10 @@ def queue_when_pending() -> None:
     """At start-up: queue the chain when rows wait (Redis away: the sweep queues it later)."""
     try:
         sweep()
+        db.session.commit()  # no transaction left open in a process that forks work horses
     except (RedisError, sa.exc.SQLAlchemyError) as error:
+        db.session.rollback()
         log.warning("fit recompute not queued at start-up: %s", error)
-    finally:
-        db.session.rollback()  # no transaction left open in a process that forks work horses
 
 
 def _queue_step(step: int, done: int, total: int) -> str:
