@@ -37,6 +37,8 @@ SCHEDULE = [
     Periodic(job_id="email-sweep", cron="* * * * *", func="app.notifications.tasks.sweep_outbox", queue="email"),
     # Shelf imports whose job Redis lost are queued again within minutes; one stranded for hours fails, and says so.
     Periodic(job_id="shelf-import-sweep", cron="* * * * *", func="app.shelf.recovery.sweep"),
+    # Part rows stored before the fit rules in force (a migration marked them) get their answer: the fit-recompute jobs.
+    Periodic(job_id="fit-recompute-sweep", cron="*/5 * * * *", func="app.catalog.fit.recompute.sweep"),
 ]
 
 log = logging.getLogger("worker")
@@ -150,6 +152,7 @@ def run_worker(app, burst: bool = False) -> bool:
         storage_for(app)
         if burst:
             return _work(burst=True)
+        _queue_at_start_up()
         config = app.config
         beat_client = make_client(config["REDIS_URL"], config["REDIS_CONNECT_TIMEOUT"], config["REDIS_SOCKET_TIMEOUT"])
         beat = WorkerBeat(lambda: beat_client).start()
@@ -158,6 +161,13 @@ def run_worker(app, burst: bool = False) -> bool:
         finally:
             beat.stop()
         return True
+
+
+def _queue_at_start_up() -> None:
+    """What a starting worker queues without waiting for the scheduler: part rows waiting for their fit answer."""
+    from app.catalog.fit.recompute import queue_when_pending
+
+    queue_when_pending()
 
 
 def _work(burst: bool = False) -> bool:

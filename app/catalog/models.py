@@ -77,6 +77,12 @@ class Category(db.Model):
     )
 
 
+# A part row whose fit answer is not the rules' in force: none computed (stored before them, or marked by a migration),
+# or the earlier rule's yes for a row whose catalog states no applicability (no reasons: a JSON null). Written out
+# once, the same text in the queries and the partial index, so that both backends use the index.
+FIT_STALE = "fit_status IS NULL OR (fit_status = 'yes' AND (fit IS NULL OR CAST(fit AS TEXT) = 'null'))"
+
+
 class Part(db.Model):
     __tablename__ = "part"
 
@@ -105,7 +111,8 @@ class Part(db.Model):
     translation_version: Mapped[str | None] = mapped_column(sa.String(40))
     # Whether the part fits the vehicle (app.catalog.fit): its applicability as the sources state it (the condition
     # tree, app.catalog.fit.codec), and the answer by the vehicle's facts alone, set when the row is stored: the
-    # status (yes, no or maybe) and the whole answer (reasons, question, unknown facts). Null on rows stored before.
+    # status (yes, no or maybe) and the whole answer (reasons, question, unknown facts). Null on rows stored before
+    # the rules in force: they wait for app.catalog.fit.recompute and read as a maybe meanwhile.
     applicability: Mapped[dict[str, Any] | None] = mapped_column(JsonDocument)
     fit_status: Mapped[str | None] = mapped_column(sa.String(5))
     fit: Mapped[dict[str, Any] | None] = mapped_column(JsonDocument)
@@ -125,6 +132,8 @@ class Part(db.Model):
         # Where-used (app.catalog.where_used) looks a folded code up exactly: a btree, which the trigram index
         # above is not on PostgreSQL; with the vehicle id, its counts per vehicle come from the index alone.
         sa.Index("ix_part_search_code_vehicle_id", "search_code", "vehicle_id"),
+        # The rows waiting for their fit answer (FIT_STALE: app.catalog.fit.recompute), found without a scan.
+        sa.Index("ix_part_fit_stale", "id", postgresql_where=sa.text(FIT_STALE), sqlite_where=sa.text(FIT_STALE)),
     )
 
 

@@ -156,7 +156,8 @@ def detail_view(
     the dealer's answers its rows use, his switch, and how many rows `only` left out (`hidden`). Each part row's
     `shelf`: the dealer's list row for it (app.catalog.on_shelf)."""
     user_id = user.id if user is not None else None
-    answers = fit_answers.answers_on(user_id, vehicle.id) if user_id and category.fit_maybe else fit_answers.Answers()
+    asks = user_id and category.fit_maybe and _answers_show_on(parts)
+    answers = fit_answers.answers_on(user_id, vehicle.id) if asks else fit_answers.Answers()
     shown = parts_view(vehicle, parts, answers, user_id)
     fits = [part["fit"] for part in shown]
     kept = [part for part in shown if only is None or part["fit"]["status"] in only]
@@ -169,6 +170,16 @@ def detail_view(
         "loadError": load_error,
         "fit": _detail_fit(category, parts, fits, answers, hidden=len(shown) - len(kept)),
     }
+
+
+def _answers_show_on(parts: list[sa.Row]) -> bool:
+    """Whether answers can show on these rows: a row the dealer's answers settled, or a maybe hanging on a fact (one
+    whose catalog states nothing, or not computed yet, hangs on none): else they are not read."""
+    return any(part[FIT_ANSWERED_AT] or _hangs_on_facts(part[FIT_DOCUMENT_AT]) for part in parts)
+
+
+def _hangs_on_facts(document: Any) -> bool:
+    return isinstance(document, dict) and bool(document.get("u"))
 
 
 def _detail_category_view(category: Category, fits: list[dict[str, Any]]) -> dict[str, Any]:
@@ -374,4 +385,5 @@ def part_view(
 
 PART_WIDTH = len(store.PART_COLUMNS)
 FITTING_ONLY_AT = PART_WIDTH + len(store.FIT_COLUMNS)  # the dealer's switch, after a row's fit (store.parts)
+FIT_DOCUMENT_AT, FIT_ANSWERED_AT = FITTING_ONLY_AT - 2, FITTING_ONLY_AT - 1
 KEPT_PART_VIEWS = kept_views.KeptViews()

@@ -16,6 +16,8 @@ from app.sources.sandbox.catalog import VIN_BMW, VIN_CLIO, VIN_GOLF
 from app.vehicles.models import Vehicle
 from tests.conftest import PASSWORD, SITE
 
+NOT_STATED_TEXT = "Bilinmiyor: katalog bu parçanın hangi araçlara uyduğunu belirtmiyor"
+
 
 def get(client, path: str) -> dict:
     response = client.get(path)
@@ -89,12 +91,17 @@ def test_a_decoded_cars_rows_are_yes_no_and_maybe_for_their_reasons(client, deal
     assert 0.15 <= len(by_status["no"]) / len(parts) <= 0.45
     for part in by_status["no"]:  # a known fact contradicts the row
         assert any(_contradicts(reason) for reason in part["fit"]["reasons"]), part["fit"]
-    for part in by_status["maybe"]:  # it hangs on a fact nobody gave, and asks it
+    not_stated = [part for part in by_status["maybe"] if part["fit"]["reasons"][0]["code"] == "not_stated"]
+    assert not_stated  # the rows whose catalog states nothing for them: not known, nothing to ask
+    for part in not_stated:
+        assert [reason["text"] for reason in part["fit"]["reasons"]] == [NOT_STATED_TEXT]
+        assert part["fit"]["question"] is None
+    for part in (part for part in by_status["maybe"] if part not in not_stated):  # it hangs on a fact nobody gave
         unknown = {reason["fact"] for reason in part["fit"]["reasons"] if reason["code"] == "unknown"}
         assert part["fit"]["question"] in unknown and part["fit"]["question"] not in facts
         assert all("bilgisi yok" in reason["text"] for reason in part["fit"]["reasons"] if reason["code"] == "unknown")
-    for part in by_status["yes"]:
-        assert not any(_contradicts(reason) for reason in part["fit"]["reasons"])
+    for part in by_status["yes"]:  # a yes carries the conditions it is known to meet
+        assert part["fit"]["reasons"] and not any(_contradicts(reason) for reason in part["fit"]["reasons"])
     for reason in (reason for part in parts for reason in part["fit"]["reasons"]):
         if reason["fact"] == "build_date" and reason["code"] != "unknown":  # the car's own month, in Turkish
             assert reason["value"] == facts["build_date"]
@@ -330,9 +337,10 @@ def test_a_tree_copied_to_another_row_of_the_same_car_is_judged_by_that_rows_fac
     copied = get(client, f"/api/vehicles/{browsed}/categories/{tree['categories'][0]['id']}")
     original = get(client, f"/api/vehicles/{decoded_row}/categories/{leaf.id}")
 
-    assert [part["fit"]["status"] for part in original["parts"]] == ["yes", "no", "yes"]
-    assert [part["fit"]["status"] for part in copied["parts"]] == ["maybe", "maybe", "yes"]
-    assert tree["categories"][0]["fit"] == {"status": "yes", "yes": 1, "no": 0, "maybe": 2}
+    # The third row states no applicability: not known, for either row of the car.
+    assert [part["fit"]["status"] for part in original["parts"]] == ["yes", "no", "maybe"]
+    assert [part["fit"]["status"] for part in copied["parts"]] == ["maybe", "maybe", "maybe"]
+    assert tree["categories"][0]["fit"] == {"status": "maybe", "yes": 0, "no": 0, "maybe": 3}
     assert copied["fit"]["question"]["fact"] == "build_date" and copied["fit"]["question"]["input"] == "month"
 
 

@@ -231,7 +231,8 @@ def test_the_forms_need_their_csrf_token(client, golf):
 
     refused = client.post(action, data={**fields, "value": "4"})
 
-    assert refused.status_code in (400, 403)
+    assert refused.status_code == 403  # the CSRF refusal (app.core.errors), in Turkish
+    assert "Formun süresi dolmuş veya form bu siteden gönderilmemiş." in refused.get_data(as_text=True)
     assert not get(client, f"/api/vehicles/{golf}/fit")["answers"]
 
 
@@ -272,7 +273,7 @@ def test_only_what_fits_hides_the_rows_that_do_not_fit_and_is_remembered(client,
 def test_a_search_hit_shows_its_fit_for_the_vehicle(client, golf):
     oil_filter(client, golf)
     found = get(client, f"/api/categories/search/{golf}?q=oil filter")["parts"]
-    assert {part["fit"]["status"] for part in found} >= {"yes", "no"}
+    assert {part["fit"]["status"] for part in found} >= {"maybe", "no"}
 
     main = main_area(page(client, f"/vehicles/{golf}?q=oil filter"))
 

@@ -80,7 +80,10 @@ def brand(billing_catalog) -> Brand:
 # (app.auth.session_cache, app.billing.subscriptions.queries): the vehicle, then the rows the answer shows, each in one
 # query whatever their number.
 HOT_REQUESTS = {
-    "category page": ("/vehicles/{vehicle}/categories/{leaf}", None, 6),
+    # The tree's leaves hold maybes (their rows state no applicability: "not known", issue 40), so the dealer's
+    # answers are read once, as on any drawing with maybes, to move the leaves' counts; the main area skips them
+    # when no row of its own hangs on a fact.
+    "category page": ("/vehicles/{vehicle}/categories/{leaf}", None, 7),
     "category fragment": ("/vehicles/{vehicle}/categories/{leaf}", HX, 4),
     "category API": ("/api/vehicles/{vehicle}/categories/{leaf}", None, 4),
     "vehicle page": ("/vehicles/{vehicle}", None, 3),

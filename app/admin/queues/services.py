@@ -1,5 +1,6 @@
 """What the admins and the founder panel see of the background queues: each queue's lengths, its failed jobs with
-their error, and retrying or deleting one of them. Redis away is a Turkish 503, never a 500."""
+their error, retrying or deleting one of them, and the progress of the long jobs that report it (the fit-recompute
+chain, app.catalog.fit.recompute). Redis away is a Turkish 503, never a 500."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from rq.registry import (
     StartedJobRegistry,
 )
 
+from app.catalog.fit import recompute
 from app.core.errors import ApiError
 from app.core.jobs import QUEUE_NAMES
 from app.extensions import queues
@@ -59,6 +61,27 @@ def _counts(name: str) -> dict[str, Any]:
         "queued": queue.count,
         **{key: registry(queue=queue).count for key, registry in registries.items()},
     }
+
+
+def long_jobs() -> list[dict[str, Any]]:
+    """The long jobs that report their progress, each with its name, state and done of total."""
+    with _redis():
+        found = recompute.progress()
+    if found is None:
+        return []
+    return [{**found, "name": _("Fit answers of stored part rows"), "stateLabel": _state_label(found["state"])}]
+
+
+def _state_label(state: str) -> str:
+    labels = {
+        "queued": _("Queued"),
+        "started": _("Running"),
+        "finished": _("Done"),
+        "failed": _("Failed"),
+        "scheduled": _("Waiting for a retry"),
+        "deferred": _("Queued"),
+    }
+    return labels.get(state, state)
 
 
 def failed_jobs(name: str, page: int = 1) -> tuple[list[dict[str, Any]], int]:

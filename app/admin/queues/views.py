@@ -19,9 +19,11 @@ def page():
     try:
         overview = queues.overview()
         failed = {row["name"]: queues.failed_jobs(row["name"])[0] for row in overview if row["failed"]}
+        long_jobs = queues.long_jobs()
     except ApiError as error:
-        return render_template("admin/queues.html", error=error.message, overview=[], failed={}), error.status
-    return render_template("admin/queues.html", overview=overview, failed=failed, error=None)
+        empty = {"overview": [], "failed": {}, "long_jobs": []}
+        return render_template("admin/queues.html", error=error.message, **empty), error.status
+    return render_template("admin/queues.html", overview=overview, failed=failed, long_jobs=long_jobs, error=None)
 
 
 @bp.post("/<name>/failed/<job_id>/retry")

@@ -156,7 +156,7 @@ def rewrite_fits(user_id: uuid.UUID, vehicle_id: int, facts: VehicleFacts) -> in
     )
     maybes = db.session.execute(
         sa.select(Part.id, Part.category_id, Part.applicability, Part.fit).where(
-            Part.vehicle_id == vehicle_id, Part.fit_status == MAYBE
+            Part.vehicle_id == vehicle_id, Part.fit_status == MAYBE, _STATES_APPLICABILITY
         )
     ).all()
     judge = Judge(answered)
@@ -171,6 +171,10 @@ def rewrite_fits(user_id: uuid.UUID, vehicle_id: int, facts: VehicleFacts) -> in
         db.session.execute(sa.insert(PartFit), rows[start : start + REWRITE_BATCH])
     after = {row["part_id"]: row["fit_status"] for row in rows}
     return sum(before.get(part_id, MAYBE) != after.get(part_id, MAYBE) for part_id in before.keys() | after.keys())
+
+
+# A row whose catalog states no applicability (a JSON null) is a maybe no answer can settle: left out of the rewrite.
+_STATES_APPLICABILITY = sa.and_(Part.applicability.is_not(None), sa.cast(Part.applicability, sa.Text) != "null")
 
 
 def own_answers(user_id: uuid.UUID, vehicle_id: int) -> dict[str, FactValue]:

@@ -103,9 +103,9 @@ def fit_to_json(fit: Fit) -> dict[str, Any]:
 
 
 def fit_from_json(document: Any) -> Fit:
-    """A stored answer back; a row stored before fit answers existed (None) has no conditions: yes."""
+    """A stored answer back; anything else (a row whose answer is not computed yet: None) is a maybe."""
     if not isinstance(document, dict) or "s" not in document:
-        return Fit("yes") if document is None else Fit(MAYBE)
+        return Fit(MAYBE)
     reasons = tuple(
         Reason(code, fact, value_from_json(fact, value), wanted, bool(negated))
         for code, fact, value, wanted, negated in document.get("r", ())

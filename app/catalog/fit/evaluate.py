@@ -3,7 +3,8 @@
 A condition on a known fact is true or false; on an unknown fact, or a rule not understood, it is unknown. `All` is
 false when any item is false, else unknown when any is unknown, else true; `Any` the dual; `Not` swaps true and false
 and keeps unknown. True is yes, false no, unknown maybe. So a fact learnt later can only settle a maybe, never turn a
-yes or a no around (the property tests hold this).
+yes or a no around (the property tests hold this). A part row whose catalog states no condition at all is a maybe,
+"not known" (`judge`): nothing is known to hold for it, so it is never a yes.
 """
 
 from __future__ import annotations
@@ -20,6 +21,9 @@ YES, NO, MAYBE = "yes", "no", "maybe"
 
 # Reason codes: the vehicle's fact meets the condition, contradicts it, is unknown; or the rule was not understood.
 MATCHES, DIFFERS, UNKNOWN, NOT_UNDERSTOOD = "matches", "differs", "unknown", "not_understood"
+# A row's reasons when nothing is known of it: its catalog states no applicability for it (NOT_STATED), or its answer
+# has not been computed by the rules in force yet (PENDING: a row stored before them, app.catalog.fit.recompute).
+NOT_STATED, PENDING = "not_stated", "pending"
 
 # A value of a code fact that no rule names: "some other engine code" when trying the answers to a question.
 _OTHER = "\x00other"
@@ -66,6 +70,17 @@ def evaluate(facts: VehicleFacts, applicability: Condition) -> Fit:
         return Fit(YES if result.truth else NO, result.reasons)
     unknowns = tuple(dict.fromkeys(r.fact for r in result.reasons if r.code == UNKNOWN and r.fact is not None))
     return Fit(MAYBE, result.reasons, _question(facts, applicability, unknowns), unknowns)
+
+
+# The answer for a row whose catalog states no applicability.
+NOT_KNOWN = Fit(MAYBE, (Reason(NOT_STATED, None, None, ""),))
+
+
+def judge(facts: VehicleFacts, applicability: Condition | None) -> Fit:
+    """A part row's answer: its applicability evaluated, or, when its catalog states none (None, or no condition at
+    all), a maybe "not known": a yes is only ever given on conditions known to hold, with their reasons."""
+    fit = NOT_KNOWN if applicability is None else evaluate(facts, applicability)
+    return NOT_KNOWN if fit.status == YES and not fit.reasons else fit
 
 
 def drawing_question(fits: Iterable[Fit]) -> str | None:

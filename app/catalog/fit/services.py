@@ -4,7 +4,8 @@
 The lowest of the fit wiring: the dealers' answers (app.catalog.fit.answers) rewrite fits with this judge, the view
 shapes (app.catalog.fit.shapes) read what is stored. The answer is computed when a row is stored and when a question is
 answered, never on a read: a read takes the row's stored fit, overlaid by the dealer's own (PartFit, joined in the same
-statement).
+statement). A row stored before the rules in force (its status null) is recomputed by app.catalog.fit.recompute's job
+and reads as a maybe until then.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import sqlalchemy as sa
 
 from app.catalog.fit import codec
 from app.catalog.fit.conditions import Condition
-from app.catalog.fit.evaluate import MAYBE, NO, YES, evaluate
+from app.catalog.fit.evaluate import MAYBE, NO, NOT_KNOWN, YES, judge
 from app.catalog.fit.facts import VehicleFacts
 from app.catalog.fit.vehicle_facts import facts_from
 from app.extensions import db
@@ -52,34 +53,39 @@ class Judge:
         self.facts = facts
         self._by_condition: dict[Condition, dict[str, Any]] = {}
         self._by_document: dict[str, dict[str, Any]] = {}
+        self._not_known = {"fit_status": MAYBE, "fit": codec.fit_to_json(NOT_KNOWN)}
 
     def columns(self, applicability: Condition | None) -> dict[str, Any]:
-        """`applicability`, `fit_status` and `fit` of a row; no applicability (the source states none) fits."""
+        """`applicability`, `fit_status` and `fit` of a row; a row whose source states no applicability is a maybe,
+        "not known" (evaluate.judge)."""
         if applicability is None:
-            return {"applicability": None, "fit_status": YES, "fit": None}
+            return {"applicability": None, **self._not_known}
         found = self._by_condition.get(applicability)
         if found is None:
-            fit = evaluate(self.facts, applicability)
             found = self._by_condition[applicability] = {
                 "applicability": codec.condition_to_json(applicability),
-                "fit_status": fit.status,
-                "fit": codec.fit_to_json(fit),
+                **self._answer(applicability),
             }
         return found
 
     def stored(self, document: Any) -> dict[str, Any]:
-        """The fit columns of a stored row's applicability document (a copy re-judged for another vehicle)."""
+        """The fit columns of a stored row's applicability document (a copy re-judged for another vehicle, a row
+        recomputed by app.catalog.fit.recompute)."""
         if not document:
-            return {"fit_status": YES, "fit": None}
-        key = json.dumps(document)
+            return dict(self._not_known)
+        key = json.dumps(document, sort_keys=True)
         found = self._by_document.get(key)
         if found is None:
-            fit = evaluate(self.facts, codec.condition_from_json(document))
-            found = self._by_document[key] = {"fit_status": fit.status, "fit": codec.fit_to_json(fit)}
+            found = self._by_document[key] = self._answer(codec.condition_from_json(document))
         return found
+
+    def _answer(self, applicability: Condition) -> dict[str, Any]:
+        fit = judge(self.facts, applicability)
+        return {"fit_status": fit.status, "fit": codec.fit_to_json(fit)}
 
 
 def leaf_counts(statuses: Iterable[str | None]) -> dict[str, int]:
-    """A leaf's fit_yes, fit_no and fit_maybe from its rows' statuses (a row stored before fits is a yes)."""
-    counted = Counter(status or YES for status in statuses)
+    """A leaf's fit_yes, fit_no and fit_maybe from its rows' statuses (a row whose answer is not computed yet, null,
+    is a maybe: app.catalog.fit.recompute)."""
+    counted = Counter(status or MAYBE for status in statuses)
     return {"fit_yes": counted[YES], "fit_no": counted[NO], "fit_maybe": counted[MAYBE]}

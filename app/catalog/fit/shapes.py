@@ -18,7 +18,7 @@ from flask_babel import gettext as _
 
 from app.catalog.fit import codec, texts
 from app.catalog.fit.answers import BOOL_FACTS, CHOICES, Answers, answer_view, answerable, answers_on
-from app.catalog.fit.evaluate import MAYBE, NO, YES, Fit, drawing_question
+from app.catalog.fit.evaluate import MAYBE, NO, PENDING, YES, Fit, Reason, drawing_question
 from app.catalog.fit.facts import BUILD_DATE, DOORS, MODEL_YEAR, OPTION_PREFIX
 from app.catalog.fit.services import vehicle_facts
 from app.catalog.models import Part, PartFit
@@ -27,6 +27,7 @@ from app.extensions import db
 from app.vehicles.models import Vehicle
 
 STATUSES = (YES, NO, MAYBE)
+PENDING_FIT = codec.fit_to_json(Fit(MAYBE, (Reason(PENDING, None, None, ""),)))
 # What a question's answer is typed as: pick one of the options, a month, or a number.
 CHOICE, MONTH, NUMBER = "choice", "month", "number"
 
@@ -41,9 +42,11 @@ def part_fit_view(
     locale: str | None = None,
 ) -> dict[str, Any]:
     """A part row's `fit`: its status, the reasons with their texts, the question of a maybe, who settled it.
-    `locale`: the request's, read once by a caller showing many rows."""
+    `locale`: the request's, read once by a caller showing many rows. A row whose answer is not computed by the rules
+    in force (no status, or a yes without the reasons that prove it: stored before them) reads as a maybe, pending."""
     document = document if isinstance(document, dict) else {}
-    status = status or YES
+    if status not in STATUSES or (status == YES and not document.get("r")):
+        status, document = MAYBE, PENDING_FIT
     unknowns = document.get("u") or ()
     answered_by = "me" if answered else None
     if answered_by is None and status == MAYBE and any(fact in colleagues for fact in unknowns):

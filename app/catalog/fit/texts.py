@@ -14,7 +14,7 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
-from app.catalog.fit.evaluate import DIFFERS, MATCHES, NOT_UNDERSTOOD, UNKNOWN
+from app.catalog.fit.evaluate import DIFFERS, MATCHES, NOT_STATED, NOT_UNDERSTOOD, PENDING, UNKNOWN
 from app.catalog.fit.facts import (
     AIRCON,
     AUTOMATIC,
@@ -142,6 +142,10 @@ def reason_text(code: str, fact: str | None, value: Any, wanted: str, negated: b
 
 
 def _reason(code: str, fact: str | None, value: Any, wanted: str, negated: bool) -> str:
+    if code == NOT_STATED:
+        return _("Not known: the catalog gives no applicability for this part")
+    if code == PENDING:
+        return _("Not checked yet: this row's fit is being recomputed")
     if code == NOT_UNDERSTOOD or fact is None:
         return _("Rule not understood: %(rule)s", rule=_turkish(wanted))
     if fact == CRITERIA and code != UNKNOWN:
