@@ -6,7 +6,7 @@ fit-recompute jobs (app.catalog.fit.recompute, queued by the scheduler's sweep, 
 refit`) reach them, the pages read them as a maybe, never a yes. A partial index finds the waiting rows.
 
 Revision ID: c4e6a8b0d2f1
-Revises: a98a08ad2561
+Revises: c4e1a7b93d05
 Create Date: 2026-11-28 02:40:00.000000
 
 """
@@ -15,7 +15,7 @@ from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = 'c4e6a8b0d2f1'
-down_revision = 'a98a08ad2561'
+down_revision = 'c4e1a7b93d05'
 branch_labels = None
 depends_on = None
 
