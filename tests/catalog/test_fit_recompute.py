@@ -26,7 +26,7 @@ from tests.core.test_migrations import empty_database_url  # noqa: F401 - the fi
 from tests.support.markup import elements
 
 PENDING_TEXT = "Henüz kontrol edilmedi: bu satırın araca uyumu yeniden hesaplanıyor"
-BEFORE_STALE_MARKS = "a98a08ad2561"  # the revision before the one that marks stale fits
+BEFORE_STALE_MARKS = "c4e1a7b93d05"  # the revision before the one that marks stale fits
 YES_FIT = {"s": "yes", "r": [["matches", "model_code", "AU", "AU", False]]}  # a yes the rules computed
 OLD_PART_COLUMNS = ("vehicle_id", "category_id", "oem_code", "name", "label", "sort_order", "search_code",
                     "search_name", "model_codes", "unavailable", "fit_status")  # fmt: skip
