@@ -92,8 +92,19 @@ def test_a_request_without_a_file_is_refused(client, dealer):
     as_json = client.post("/api/shelf/imports", json={"file": "OEM"}, headers=SITE)
     no_file = client.post("/api/shelf/imports", data={"name": "x"}, content_type="multipart/form-data", headers=SITE)
 
-    assert as_json.status_code in {403, 415}  # a cookie call must be JSON or an upload; JSON is no upload
+    # Same-site JSON passes the cookie rule (app.auth.guards): the route then refuses its type, as for a token call
+    assert as_json.status_code == 415 and as_json.get_json()["error"]["code"] == "unsupported_media_type"
     assert no_file.status_code == 400 and no_file.get_json()["error"]["code"] == "missing_file"
+    assert nothing_stored(client)
+
+
+def test_a_form_post_to_the_api_is_refused_as_cross_site(client, dealer):
+    """A form or text body can come from any page's form: the cookie rule refuses it before the route reads it."""
+    as_form = client.post("/api/shelf/imports", data={"file": "OEM"}, headers=SITE)
+    as_text = client.post("/api/shelf/imports", data="OEM", content_type="text/plain", headers=SITE)
+
+    assert as_form.status_code == as_text.status_code == 403
+    assert as_form.get_json()["error"]["code"] == as_text.get_json()["error"]["code"] == "csrf_failed"
     assert nothing_stored(client)
 
 
