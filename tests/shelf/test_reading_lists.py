@@ -68,7 +68,9 @@ EXPORTS = {
         {"oem": "06A115561B", "own": None, "name": "Yağ filtresi; 1.8 TSI", "price": Decimal("245.00"), "stock": 12},
     ),
     "excel-cp1254": (
-        ragged(["Stok Kodu;Ürün Adı;Birim Fiyat;Stok Miktarı", "KD-1;Şanzıman yağı ÇĞİÖŞÜ;1.250,5;4", "KD-2;Balata;9,9"]),
+        ragged(
+            ["Stok Kodu;Ürün Adı;Birim Fiyat;Stok Miktarı", "KD-1;Şanzıman yağı ÇĞİÖŞÜ;1.250,5;4", "KD-2;Balata;9,9"]
+        ),
         {"oem": None, "own": "KD-1", "name": "Şanzıman yağı ÇĞİÖŞÜ", "price": Decimal("1250.50"), "stock": 4},
     ),
     "comma-with-quoted-commas": (
