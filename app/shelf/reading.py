@@ -11,25 +11,19 @@ import codecs
 import csv
 import io
 import re
-import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import date, datetime
-from decimal import Decimal
 from typing import Any
 
 from flask_babel import gettext as _
 
 from app.core.errors import ApiError
 from app.core.text import fold, fold_code
+from app.shelf import xlsx
 
 HEADER_SCAN_ROWS = 30
 PREVIEW_ROWS = 20
 MAX_COLUMNS = 100
-# An XLSX is a zip: what it declares it unpacks to is refused past these before anything is unpacked.
-XLSX_MAX_UNPACKED_BYTES = 200 * 1024 * 1024
-XLSX_MAX_RATIO = 200  # real sheets pack 5-30 times; a bomb packs thousands of times
-XLSX_RATIO_FROM_BYTES = 10 * 1024 * 1024  # small entries may pack tightly without harm
 ZIP_MAGIC = b"PK\x03\x04"
 OLE_MAGIC = b"\xd0\xcf\x11\xe0"  # Excel 97-2003 (.xls)
 DELIMITERS = (";", ",", "\t")
@@ -154,9 +148,10 @@ def file_kind(filename: str, data: bytes) -> str:
     return "csv"
 
 
-def read_rows(data: bytes, kind: str) -> Iterator[list[str]]:
-    """Every row of the file as text cells (at most MAX_COLUMNS), blank rows included so line numbers hold."""
-    return _xlsx_rows(data) if kind == "xlsx" else _csv_rows(data)
+def read_rows(data: bytes, kind: str, *, first: int | None = None) -> Iterator[list[str]]:
+    """Every row of the file as text cells (at most MAX_COLUMNS), blank rows included so line numbers hold; an XLSX
+    read for its `first` rows only is read from a copy cut after them (`app.shelf.xlsx`)."""
+    return _xlsx_rows(data, first) if kind == "xlsx" else _csv_rows(data)
 
 
 # --- CSV ---------------------------------------------------------------------------------------------------------
@@ -233,39 +228,14 @@ def _csv_rows(data: bytes) -> Iterator[list[str]]:
 # --- XLSX --------------------------------------------------------------------------------------------------------
 
 
-def check_zip(data: bytes) -> None:
-    """Refuse a zip whose entries declare too much unpacked data, or pack absurdly tightly, before unpacking any."""
+def _xlsx_rows(data: bytes, first: int | None) -> Iterator[list[str]]:
     try:
-        entries = zipfile.ZipFile(io.BytesIO(data)).infolist()
-    except (zipfile.BadZipFile, ValueError, OSError):
-        raise refusal("not_a_list", _("This file is neither a CSV nor an Excel (.xlsx) list.")) from None
-    unpacked = sum(entry.file_size for entry in entries)
-    tight = any(
-        entry.file_size > XLSX_RATIO_FROM_BYTES and entry.file_size > XLSX_MAX_RATIO * max(entry.compress_size, 1)
-        for entry in entries
-    )
-    if unpacked > XLSX_MAX_UNPACKED_BYTES or tight:
-        raise refusal("xlsx_too_large", _("This Excel file unpacks to too much data (at most 200 MB)."))
-
-
-def _xlsx_rows(data: bytes) -> Iterator[list[str]]:
-    check_zip(data)
-    from openpyxl import load_workbook  # loaded by an XLSX read only
-
-    try:
-        workbook = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
-    except Exception:  # openpyxl raises anything from KeyError to its own errors on a broken file
-        raise refusal("bad_xlsx", _("This Excel file could not be read: save it again as .xlsx or CSV.")) from None
-    try:
-        sheet = workbook.worksheets[0]
-        for row in sheet.iter_rows(values_only=True, max_col=MAX_COLUMNS):
-            yield _trimmed([cell_text(value) for value in row])
+        for row in xlsx.rows(data, first=first):
+            yield _trimmed([xlsx.cell_text(value) for value in row[:MAX_COLUMNS]])
     except ApiError:
         raise
-    except Exception:
-        raise refusal("bad_xlsx", _("This Excel file could not be read: save it again as .xlsx or CSV.")) from None
-    finally:
-        workbook.close()
+    except Exception:  # calamine's errors on a broken sheet, met while reading its rows
+        raise xlsx.unreadable() from None
 
 
 def _trimmed(row: list[str]) -> list[str]:
@@ -273,21 +243,6 @@ def _trimmed(row: list[str]) -> list[str]:
     while row and not row[-1]:
         row.pop()
     return row
-
-
-def cell_text(value: Any) -> str:
-    """A cell as the dealer sees it: whole numbers without ".0", dates as YYYY-MM-DD, nothing as ""."""
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "1" if value else "0"
-    if isinstance(value, float):
-        # A decimal comma, as the list shows it in Turkish Excel and as parse_number reads it ("12,125", never the
-        # thousands of "12.125").
-        return str(int(value)) if value.is_integer() else format(Decimal(repr(value)), "f").replace(".", ",")
-    if isinstance(value, datetime | date):
-        return value.date().isoformat() if isinstance(value, datetime) else value.isoformat()
-    return str(value).strip()
 
 
 # --- header and mapping --------------------------------------------------------------------------------------------
@@ -328,7 +283,7 @@ def guess_mapping(header: list[str]) -> dict[str, Any]:
 def preview(data: bytes, kind: str) -> Preview:
     """Read the start of the file: header, first rows and guessed mapping; the whole file's encoding is checked."""
     head: list[list[str]] = []
-    for row in read_rows(data, kind):
+    for row in read_rows(data, kind, first=HEADER_SCAN_ROWS + PREVIEW_ROWS):
         head.append(row)
         if len(head) >= HEADER_SCAN_ROWS + PREVIEW_ROWS:
             break
@@ -394,17 +349,8 @@ def _numbers_checked(mapping: dict[str, Any], numbers: set[int]) -> dict[str, An
 
 
 def estimate_rows(data: bytes, kind: str, header_row: int | None) -> int:
-    """Rows to import, for the progress bar: a CSV's lines, a sheet's declared dimension (corrected at the end)."""
+    """Rows to import, for the progress bar: a CSV's lines, a sheet's last row (corrected at the end)."""
     skip = (header_row + 1) if header_row is not None else 0
     if kind == "csv":
         return max(data.count(b"\n") + (not data.endswith(b"\n")) - skip, 0)
-    match = re.search(rb'<dimension ref="[A-Z]+\d+:[A-Z]+(\d+)"', _first_sheet_head(data))
-    return max(int(match.group(1)) - skip, 0) if match else 0
-
-
-def _first_sheet_head(data: bytes) -> bytes:
-    try:
-        with zipfile.ZipFile(io.BytesIO(data)) as archive, archive.open("xl/worksheets/sheet1.xml") as sheet:
-            return sheet.read(4096)
-    except (KeyError, zipfile.BadZipFile, OSError):
-        return b""
+    return max(xlsx.extent_of(data).rows - skip, 0)

@@ -7,7 +7,7 @@ import zipfile
 
 import pytest
 
-from app.shelf import reading
+from app.shelf import xlsx
 from tests.conftest import SITE
 from tests.shelf.conftest import csv_bytes, upload
 
@@ -59,7 +59,7 @@ def test_a_file_that_is_not_a_readable_list_is_refused_in_turkish(client, dealer
 
 
 def test_a_zip_declaring_more_than_200_mb_unpacked_is_refused_before_unpacking(client, dealer, monkeypatch):
-    monkeypatch.setattr(reading, "XLSX_MAX_UNPACKED_BYTES", 1000)
+    monkeypatch.setattr(xlsx, "MAX_UNPACKED_BYTES", 1000)
 
     refused = upload(client, zipped({"a.xml": bytes(600), "b.xml": bytes(600)}), "liste.xlsx")
 
