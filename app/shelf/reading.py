@@ -1,5 +1,6 @@
 """Reading a dealer's list as their stock program exports it: CSV (UTF-8 with or without BOM, else Windows-1254; `;`,
-`,` or tab) or XLSX, into rows of text; the header row among the first rows and the column mapping it suggests.
+`,` or tab, chosen by the header) or XLSX (`app.shelf.xlsx`, within checked limits), into rows of text; the header
+row among the first rows, the column mapping it suggests, and a refusal when no column holds part numbers.
 
 Everything here is pure: bytes in, rows out, refusals as ApiError with a Turkish message. The import job and the
 preview read the same way, so what the dealer maps is what gets imported.
