@@ -14,6 +14,7 @@ import io
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any
 
 from flask_babel import gettext as _
@@ -149,10 +150,9 @@ def file_kind(filename: str, data: bytes) -> str:
     return "csv"
 
 
-def read_rows(data: bytes, kind: str, *, first: int | None = None) -> Iterator[list[str]]:
-    """Every row of the file as text cells (at most MAX_COLUMNS), blank rows included so line numbers hold; an XLSX
-    read for its `first` rows only is read from a copy cut after them (`app.shelf.xlsx`)."""
-    return _xlsx_rows(data, first) if kind == "xlsx" else _csv_rows(data)
+def read_rows(data: bytes, kind: str) -> Iterator[list[str]]:
+    """Every row of the file as text cells (at most MAX_COLUMNS), blank rows included so line numbers hold."""
+    return _xlsx_rows(data) if kind == "xlsx" else _csv_rows(data)
 
 
 # --- CSV ---------------------------------------------------------------------------------------------------------
@@ -229,14 +229,12 @@ def _csv_rows(data: bytes) -> Iterator[list[str]]:
 # --- XLSX --------------------------------------------------------------------------------------------------------
 
 
-def _xlsx_rows(data: bytes, first: int | None) -> Iterator[list[str]]:
-    try:
-        for row in xlsx.rows(data, first=first):
-            yield _trimmed([xlsx.cell_text(value) for value in row[:MAX_COLUMNS]])
-    except ApiError:
-        raise
-    except Exception:  # calamine's errors on a broken sheet, met while reading its rows
-        raise xlsx.unreadable() from None
+def _xlsx_rows(data: bytes) -> Iterator[list[str]]:
+    return map(_text_row, xlsx.rows(data))
+
+
+def _text_row(row: list[Any]) -> list[str]:
+    return _trimmed([xlsx.cell_text(value) for value in row[:MAX_COLUMNS]])
 
 
 def _trimmed(row: list[str]) -> list[str]:
@@ -283,11 +281,12 @@ def guess_mapping(header: list[str]) -> dict[str, Any]:
 
 def preview(data: bytes, kind: str) -> Preview:
     """Read the start of the file: header, first rows and guessed mapping; the whole file's encoding is checked."""
-    head: list[list[str]] = []
-    for row in read_rows(data, kind, first=HEADER_SCAN_ROWS + PREVIEW_ROWS):
-        head.append(row)
-        if len(head) >= HEADER_SCAN_ROWS + PREVIEW_ROWS:
-            break
+    first = HEADER_SCAN_ROWS + PREVIEW_ROWS
+    if kind == "xlsx":  # read from a copy cut after these rows; the sheet's last row is the estimate
+        found, extent = xlsx.first_rows(data, first)
+        head, last_row = [_text_row(row) for row in found], extent.rows
+    else:
+        head, last_row = list(islice(read_rows(data, kind), first)), 0
     header_row = find_header(head)
     body = head[header_row + 1 :] if header_row is not None else head
     rows = [row for row in body if any(row)][:PREVIEW_ROWS]
@@ -314,7 +313,7 @@ def preview(data: bytes, kind: str) -> Preview:
         rows=[row + [""] * (columns - len(row)) for row in rows],
         columns=columns,
         guessed=_numbers_checked(guess_mapping(header) if header_row is not None else guess_mapping([]), numbers),
-        rows_estimate=estimate_rows(data, kind, header_row),
+        rows_estimate=estimate_rows(data, kind, header_row, last_row),
     )
 
 
@@ -349,9 +348,9 @@ def _numbers_checked(mapping: dict[str, Any], numbers: set[int]) -> dict[str, An
     return mapping
 
 
-def estimate_rows(data: bytes, kind: str, header_row: int | None) -> int:
+def estimate_rows(data: bytes, kind: str, header_row: int | None, last_row: int) -> int:
     """Rows to import, for the progress bar: a CSV's lines, a sheet's last row (corrected at the end)."""
     skip = (header_row + 1) if header_row is not None else 0
     if kind == "csv":
         return max(data.count(b"\n") + (not data.endswith(b"\n")) - skip, 0)
-    return max(xlsx.extent_of(data).rows - skip, 0)
+    return max(last_row - skip, 0)

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
+from operator import itemgetter
 from typing import Any
 
 from flask_babel import format_decimal
@@ -35,8 +36,12 @@ FIRST_SHEET = "xl/worksheets/sheet1.xml"
 _SHEET_REF = re.compile(rb'<(?:\w{1,8}:)?sheet\s[^>]*?\b\w{1,8}:id="([^"]{1,64})"')
 _RELATIONSHIP = re.compile(rb"<(?:\w{1,8}:)?Relationship\s([^>]*)>")
 _ATTRIBUTE = re.compile(rb'(\w{1,16})="([^"]*)"')
-_SHARED_STRING = re.compile(rb"<(?:\w{1,8}:)?si[\s>/]")
-_CELL_OR_ROW = re.compile(rb'<(?:\w{1,8}:)?(?:(c)|row)\s[^>]*?\br="([A-Z]{0,3})(\d{1,7})"|<(?:\w{1,8}:)?(c)[\s>/]')
+# A shared string ends once: "</si>", "<si/>"; a prefixed one ("<x:si>...</x:si>") counts twice, which errs safe.
+_SHARED_STRING_ENDS = (b"</si>", b"<si/>", b":si>", b":si/>")
+_CELL_TAGS = (b"<c ", b"<c>", b"<c/>", b":c ")
+# A row's or a cell's reference: r="7", r="AB7" (short: never cut by a buffer's end, see SCAN_OVERLAP).
+_REFERENCE = re.compile(rb'\sr="([A-Z]{0,3})(\d{1,7})"')
+_LETTERS, _NUMBER = itemgetter(0), itemgetter(1)
 _ROW_END = re.compile(rb"</(?:\w{1,8}:)?row>|<(?:\w{1,8}:)?row\s[^>]*/>")
 _SHEET_DATA = re.compile(rb"<(\w{1,8}:)?sheetData[\s>/]")
 EMPTY_SHEET = (
@@ -65,21 +70,32 @@ def unreadable() -> ApiError:
     return _refusal("bad_xlsx", _("This Excel file could not be read: save it again as .xlsx or CSV."))
 
 
-def rows(data: bytes, *, first: int | None = None) -> Iterator[list[Any]]:
-    """The first sheet's rows as calamine reads them (column A first, blank rows kept); only the `first` rows when
-    given, read from a cut copy of the workbook. Checked first (`inspect`)."""
+def rows(data: bytes) -> Iterator[list[Any]]:
+    """The first sheet's rows as calamine reads them (column A first, blank rows kept), once checked (`inspect`)."""
     with _opened(data) as archive:
-        check_sizes(archive.infolist())
-        sheet = first_sheet(archive)
-        inspect(archive, sheet)
-        source = data if first is None else _cut_workbook(archive, sheet, first)
-    yield from _calamine_rows(source)
+        _checked(archive)
+    yield from _calamine_rows(data)
+
+
+def first_rows(data: bytes, first: int) -> tuple[list[list[Any]], Extent]:
+    """The first sheet's `first` rows, read from a copy of the workbook cut after them, and the sheet's extent."""
+    with _opened(data) as archive:
+        sheet, extent = _checked(archive)
+        cut = _cut_workbook(archive, sheet, first)
+    return list(_calamine_rows(cut))[:first], extent
+
+
+def _checked(archive: zipfile.ZipFile) -> tuple[str, Extent]:
+    check_sizes(archive.infolist())
+    sheet = first_sheet(archive)
+    return sheet, inspect(archive, sheet)
 
 
 def inspect(archive: zipfile.ZipFile, sheet: str) -> Extent:
-    """Refuse a workbook whose strings or cells are too many to read, before anything of it is read whole."""
+    """Refuse a workbook whose strings or cells are too many to read, before anything of it is read whole; the first
+    sheet's extent."""
     strings = _shared_strings_member(archive)
-    if strings is not None and _count(archive, strings, _SHARED_STRING) > MAX_SHARED_STRINGS:
+    if strings is not None and _count(archive, strings, _SHARED_STRING_ENDS) > MAX_SHARED_STRINGS:
         raise _refusal(
             "xlsx_too_large",
             _(
@@ -87,8 +103,11 @@ def inspect(archive: zipfile.ZipFile, sheet: str) -> Extent:
                 count=format_decimal(MAX_SHARED_STRINGS),
             ),
         )
-    extent = sheet_extent(archive, sheet)
-    if extent.cells > MAX_CELLS:
+    # Every sheet, not only the one found first: a workbook whose first sheet is named in a way not followed here is
+    # still checked before calamine reads the sheet it takes as its first.
+    others = {name for name in archive.namelist() if name.startswith("xl/worksheets/") and name.endswith(".xml")}
+    extents = {name: sheet_extent(archive, name) for name in sorted(others | {sheet})}
+    if max(extent.cells for extent in extents.values()) > MAX_CELLS:
         raise _refusal(
             "xlsx_too_large",
             _(
@@ -96,7 +115,7 @@ def inspect(archive: zipfile.ZipFile, sheet: str) -> Extent:
                 count=format_decimal(MAX_CELLS),
             ),
         )
-    return extent
+    return extents[sheet]
 
 
 def check_sizes(entries: list[zipfile.ZipInfo]) -> None:
@@ -110,22 +129,20 @@ def check_sizes(entries: list[zipfile.ZipInfo]) -> None:
         raise _refusal("xlsx_too_large", _("This Excel file unpacks to too much data (at most 200 MB)."))
 
 
-def extent_of(data: bytes) -> Extent:
-    with _opened(data) as archive:
-        return sheet_extent(archive, first_sheet(archive))
-
-
 def sheet_extent(archive: zipfile.ZipFile, sheet: str) -> Extent:
-    """The last row and column any cell or row names (a cell without a reference counts one cell)."""
-    last_row = last_column = unnamed = 0
-    for _base, match in _scan(archive, sheet, _CELL_OR_ROW):
-        if match.group(4):
-            unnamed += 1
-            continue
-        last_row = max(last_row, int(match.group(3)))
-        if match.group(1):
-            last_column = max(last_column, _column_number(match.group(2)))
-    return Extent(rows=last_row, cells=max(last_row * max(last_column, 1), unnamed))
+    """The last row and column any row or cell names, and the cells calamine would hold for them (at least one a cell
+    tag, for cells written without a reference)."""
+    last_row = 0
+    columns: set[bytes] = set()
+    tags = 0
+    for buffer, cut in _chunks(archive, sheet):
+        references = _REFERENCE.findall(buffer)  # a million a 50 MB sheet: no Python code runs per reference
+        if references:
+            columns.update(map(_LETTERS, references))
+            last_row = max(last_row, max(map(int, map(_NUMBER, references))))
+        tags += _counted(buffer, cut, _CELL_TAGS)
+    last_column = max((_column_number(found) for found in columns if found), default=1)
+    return Extent(rows=last_row, cells=max(last_row * last_column, tags))
 
 
 def _column_number(letters: bytes) -> int:
@@ -178,8 +195,30 @@ def _scan(archive: zipfile.ZipFile, member: str, pattern: re.Pattern[bytes]) -> 
         raise unreadable() from None
 
 
-def _count(archive: zipfile.ZipFile, member: str, pattern: re.Pattern[bytes]) -> int:
-    return sum(1 for _match in _scan(archive, member, pattern))
+def _chunks(archive: zipfile.ZipFile, member: str) -> Iterator[tuple[bytes, int]]:
+    """A member read in overlapping buffers, none kept, with where the next buffer starts in this one: what starts
+    before that point is this buffer's, what starts after it is read again whole in the next one."""
+    try:
+        with archive.open(member) as stream:
+            pending = b""
+            while chunk := stream.read(SCAN_CHUNK):
+                buffer = pending + chunk
+                cut = max(len(buffer) - SCAN_OVERLAP, 0)
+                yield buffer, cut
+                pending = buffer[cut:]
+            if pending:
+                yield pending, len(pending)
+    except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError):
+        raise unreadable() from None
+
+
+def _counted(buffer: bytes, cut: int, needles: tuple[bytes, ...]) -> int:
+    """The needles starting before `cut` (those after it are counted in the next buffer)."""
+    return sum(buffer.count(needle, 0, cut + len(needle) - 1) for needle in needles)
+
+
+def _count(archive: zipfile.ZipFile, member: str, needles: tuple[bytes, ...]) -> int:
+    return sum(_counted(buffer, cut, needles) for buffer, cut in _chunks(archive, member))
 
 
 def _cut_workbook(archive: zipfile.ZipFile, sheet: str, first: int) -> bytes:
@@ -220,13 +259,15 @@ def _calamine_rows(source: bytes) -> Iterator[list[Any]]:
 
     try:
         workbook = CalamineWorkbook.from_filelike(io.BytesIO(source))
-        sheet = workbook.get_sheet_by_index(0)
     except Exception:  # calamine raises its own errors, and others, on a broken file
         raise unreadable() from None
     try:
+        sheet = workbook.get_sheet_by_index(0)
         padding = [""] * sheet.start[1] if sheet.start else []  # calamine's rows start at the first used column
         for row in sheet.iter_rows():
             yield padding + row
+    except Exception:
+        raise unreadable() from None
     finally:
         workbook.close()
 
