@@ -177,22 +177,13 @@ def _shared_strings_member(archive: zipfile.ZipFile) -> str | None:
 
 
 def _scan(archive: zipfile.ZipFile, member: str, pattern: re.Pattern[bytes]) -> Iterator[tuple[int, re.Match[bytes]]]:
-    """Every match of `pattern` in a member with where its buffer starts in the member, read in chunks (none kept): a
-    match starting in a chunk's last bytes is left for the next buffer, which starts with them."""
-    try:
-        with archive.open(member) as stream:
-            pending, base = b"", 0
-            while chunk := stream.read(SCAN_CHUNK):
-                buffer = pending + chunk
-                cut = max(len(buffer) - SCAN_OVERLAP, 0)
-                for match in pattern.finditer(buffer):
-                    if match.start() < cut:
-                        yield base, match
-                pending, base = buffer[cut:], base + cut
-            for match in pattern.finditer(pending):
+    """Every match of `pattern` in a member, with where its buffer starts in the member (`_chunks`)."""
+    base = 0
+    for buffer, cut in _chunks(archive, member):
+        for match in pattern.finditer(buffer):
+            if match.start() < cut:
                 yield base, match
-    except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError):
-        raise unreadable() from None
+        base += cut
 
 
 def _chunks(archive: zipfile.ZipFile, member: str) -> Iterator[tuple[bytes, int]]:
