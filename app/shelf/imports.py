@@ -70,7 +70,7 @@ def upload(user_id: uuid.UUID, filename: str, data: bytes) -> tuple[ShelfImport,
     db.session.flush()
     db.session.add(ShelfUpload(import_id=record.id, data=data))
     db.session.flush()
-    return record, shown
+    return record, _keep_preview(record, shown)
 
 
 def running_import(user_id: uuid.UUID) -> ShelfImport | None:
@@ -131,11 +131,31 @@ def active_import(user_id: uuid.UUID) -> ShelfImport | None:
 
 
 def preview_of(record: ShelfImport) -> reading.Preview:
-    """The preview of an import waiting for its mapping, read again from its stored file."""
-    upload_row = db.session.get(ShelfUpload, record.id)
-    if upload_row is None or record.status != "uploaded":
+    """The preview of an import waiting for its mapping, read again from its stored file (or kept from its upload by
+    this process: a file never changes under its import's id, and an XLSX's is read in seconds)."""
+    if record.status != "uploaded" or db.session.get(ShelfUpload, record.id) is None:
         raise ApiError("import_started", _("This list has already been imported or is being imported."), 409)
-    return reading.preview(upload_row.data, record.file_kind)
+    kept = _kept_previews.get(_preview_key(record))
+    if kept is None:
+        kept = _keep_preview(record, reading.preview(db.session.get(ShelfUpload, record.id).data, record.file_kind))
+    return kept
+
+
+# The id with what was stored with it: SQLite may give a deleted import's id to the next one.
+PreviewKey = tuple[int, str, int, str]
+_kept_previews: dict[PreviewKey, reading.Preview] = {}
+KEPT_PREVIEWS = 64  # small: the header and 20 rows each
+
+
+def _preview_key(record: ShelfImport) -> PreviewKey:
+    return (record.id, record.filename, record.size_bytes, record.created_at.isoformat())
+
+
+def _keep_preview(record: ShelfImport, shown: reading.Preview) -> reading.Preview:
+    while len(_kept_previews) >= KEPT_PREVIEWS:
+        _kept_previews.pop(next(iter(_kept_previews)))
+    _kept_previews[_preview_key(record)] = shown
+    return shown
 
 
 def suggested_mapping(user_id: uuid.UUID, shown: reading.Preview) -> dict[str, Any]:

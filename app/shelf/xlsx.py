@@ -283,6 +283,8 @@ def _opened(data: bytes) -> _Opened:
 
 def cell_text(value: Any) -> str:
     """A cell as the dealer sees it: whole numbers without ".0", dates as YYYY-MM-DD, nothing as ""."""
+    if type(value) is str:  # most cells, and calamine's empty ones: first (a million cells a list)
+        return value.strip()
     if value is None:
         return ""
     if isinstance(value, bool):
