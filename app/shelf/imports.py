@@ -9,7 +9,7 @@ from typing import Any
 
 import sqlalchemy as sa
 from flask import Request
-from flask_babel import format_datetime
+from flask_babel import format_datetime, get_locale
 from flask_babel import gettext as _
 from rq import Retry
 
@@ -133,7 +133,8 @@ def active_import(user_id: uuid.UUID) -> ShelfImport | None:
 def preview_of(record: ShelfImport) -> reading.Preview:
     """The preview of an import waiting for its mapping, read again from its stored file (or kept from its upload by
     this process: a file never changes under its import's id, and an XLSX's is read in seconds)."""
-    if record.status != "uploaded" or db.session.get(ShelfUpload, record.id) is None:
+    stored = sa.select(ShelfUpload.import_id).where(ShelfUpload.import_id == record.id)  # not its bytes
+    if record.status != "uploaded" or db.session.scalar(stored) is None:
         raise ApiError("import_started", _("This list has already been imported or is being imported."), 409)
     kept = _kept_previews.get(_preview_key(record))
     if kept is None:
@@ -141,14 +142,15 @@ def preview_of(record: ShelfImport) -> reading.Preview:
     return kept
 
 
-# The id with what was stored with it: SQLite may give a deleted import's id to the next one.
-PreviewKey = tuple[int, str, int, str]
+# The id with what was stored with it (SQLite may give a deleted import's id to the next one), and the language the
+# preview's placeholders ("Sütun 2") were written in.
+PreviewKey = tuple[int, str, int, str, str]
 _kept_previews: dict[PreviewKey, reading.Preview] = {}
 KEPT_PREVIEWS = 64  # small: the header and 20 rows each
 
 
 def _preview_key(record: ShelfImport) -> PreviewKey:
-    return (record.id, record.filename, record.size_bytes, record.created_at.isoformat())
+    return (record.id, record.filename, record.size_bytes, record.created_at.isoformat(), str(get_locale()))
 
 
 def _keep_preview(record: ShelfImport, shown: reading.Preview) -> reading.Preview:
