@@ -8,7 +8,7 @@ import sqlalchemy as sa
 from flask_babel import format_datetime
 
 from app.extensions import db
-from app.shelf import tasks
+from app.shelf import imports, tasks
 from app.shelf.models import ShelfImport
 from tests.conftest import csrf_token_from
 from tests.shelf.conftest import MULTIPART, active_id, csv_bytes, items_of, multipart, run_worker, start, upload
@@ -108,3 +108,21 @@ def test_an_older_import_finishing_after_a_newer_one_never_replaces_it(client, d
         assert state["message"] == "Bu arada daha yeni bir liste kullanıma alındı: bu liste kullanılmadı."
     run_worker()  # the jobs still queued for both run again and change nothing
     assert active_id(dealer.id) == newer[0] and [item.oem_code for item in items_of(newer[0])] == ["YENI-1"]
+
+
+def test_two_starts_racing_past_the_check_end_with_one_import_running(client, dealer, monkeypatch):
+    """Both requests read "nothing running" before either committed: the index refuses the second, which answers the
+    same 409 and leaves its file waiting."""
+    waiting = upload(client, csv_bytes(OLDER), "bekleyen.csv").get_json()
+    set_status(waiting["id"], "failed")
+    running = mapped(client, NEWER, "calisan.csv")
+    set_status(waiting["id"], "uploaded")
+    monkeypatch.setattr(imports, "refuse_while_importing", lambda _user_id: None)
+
+    raced = start(client, waiting["id"], waiting["suggestedMapping"])
+
+    assert raced.status_code == 409 and "calisan.csv listesi aktarılıyor" in raced.get_json()["error"]["message"]
+    db.session.expire_all()
+    assert db.session.get(ShelfImport, waiting["id"]).status == "uploaded"
+    assert db.session.get(ShelfImport, running).status == "importing"
+    assert client.get(f"/api/shelf/imports/{waiting['id']}").get_json()["status"] == "uploaded"
