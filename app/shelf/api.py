@@ -25,7 +25,7 @@ def _too_large(_error: RequestEntityTooLarge) -> Response:
 
 @bp.post("/imports")
 @takes_upload(imports.MAX_UPLOAD_BYTES)
-@documented(ShelfPreviewOut, status=201, form=ShelfUploadForm, errors=(413, 415, 422))
+@documented(ShelfPreviewOut, status=201, form=ShelfUploadForm, errors=(409, 413, 415, 422))
 @upload_throttle
 def create_import():
     """Upload a list: its header, first rows and the mapping to confirm; nothing is imported yet."""

@@ -9,6 +9,7 @@ from typing import Any
 
 import sqlalchemy as sa
 from flask import Request
+from flask_babel import format_datetime, get_locale
 from flask_babel import gettext as _
 from rq import Retry
 
@@ -58,6 +59,7 @@ def uploaded_file(request: Request) -> tuple[str, bytes]:
 
 def upload(user_id: uuid.UUID, filename: str, data: bytes) -> tuple[ShelfImport, reading.Preview]:
     """Store the file and its import (refused first when it cannot be read) and answer its preview."""
+    refuse_while_importing(user_id)
     kind = reading.file_kind(filename, data)
     shown = reading.preview(data, kind)
     _drop_waiting_uploads(user_id)
@@ -68,7 +70,33 @@ def upload(user_id: uuid.UUID, filename: str, data: bytes) -> tuple[ShelfImport,
     db.session.flush()
     db.session.add(ShelfUpload(import_id=record.id, data=data))
     db.session.flush()
-    return record, shown
+    return record, _keep_preview(record, shown)
+
+
+def running_import(user_id: uuid.UUID) -> ShelfImport | None:
+    """The dealer's import being imported now (one at most)."""
+    query = sa.select(ShelfImport).where(ShelfImport.user_id == user_id, ShelfImport.status == "importing")
+    return db.session.scalar(query.order_by(ShelfImport.id.desc()).limit(1))
+
+
+def refuse_while_importing(user_id: uuid.UUID) -> None:
+    """A dealer imports one list at a time: a new file waits until the running import has finished (409)."""
+    running = running_import(user_id)
+    if running is not None:
+        raise import_running(running)
+
+
+def import_running(running: ShelfImport) -> ApiError:
+    started = format_datetime(running.started_at or running.created_at, "short")
+    return ApiError(
+        "import_running",
+        _(
+            "The list %(name)s is being imported (started %(started)s): upload the new file once it has finished.",
+            name=running.filename,
+            started=started,
+        ),
+        409,
+    )
 
 
 def _drop_waiting_uploads(user_id: uuid.UUID) -> None:
@@ -103,11 +131,33 @@ def active_import(user_id: uuid.UUID) -> ShelfImport | None:
 
 
 def preview_of(record: ShelfImport) -> reading.Preview:
-    """The preview of an import waiting for its mapping, read again from its stored file."""
-    upload_row = db.session.get(ShelfUpload, record.id)
-    if upload_row is None or record.status != "uploaded":
+    """The preview of an import waiting for its mapping, read again from its stored file (or kept from its upload by
+    this process: a file never changes under its import's id, and an XLSX's is read in seconds)."""
+    stored = sa.select(ShelfUpload.import_id).where(ShelfUpload.import_id == record.id)  # not its bytes
+    if record.status != "uploaded" or db.session.scalar(stored) is None:
         raise ApiError("import_started", _("This list has already been imported or is being imported."), 409)
-    return reading.preview(upload_row.data, record.file_kind)
+    kept = _kept_previews.get(_preview_key(record))
+    if kept is None:
+        kept = _keep_preview(record, reading.preview(db.session.get(ShelfUpload, record.id).data, record.file_kind))
+    return kept
+
+
+# The id with what was stored with it (SQLite may give a deleted import's id to the next one), and the language the
+# preview's placeholders ("Sütun 2") were written in.
+PreviewKey = tuple[int, str, int, str, str]
+_kept_previews: dict[PreviewKey, reading.Preview] = {}
+KEPT_PREVIEWS = 64  # small: the header and 20 rows each
+
+
+def _preview_key(record: ShelfImport) -> PreviewKey:
+    return (record.id, record.filename, record.size_bytes, record.created_at.isoformat(), str(get_locale()))
+
+
+def _keep_preview(record: ShelfImport, shown: reading.Preview) -> reading.Preview:
+    while len(_kept_previews) >= KEPT_PREVIEWS:
+        _kept_previews.pop(next(iter(_kept_previews)))
+    _kept_previews[_preview_key(record)] = shown
+    return shown
 
 
 def suggested_mapping(user_id: uuid.UUID, shown: reading.Preview) -> dict[str, Any]:
@@ -154,16 +204,22 @@ def checked_mapping(raw: Mapping[str, Any], columns: int) -> dict[str, Any]:
 
 
 def start(record: ShelfImport, raw_mapping: Mapping[str, Any]) -> ShelfImport:
-    """Check the mapping against the file, remember it for the dealer's next file and queue the import job."""
+    """Check the mapping against the file, remember it for the dealer's next file and queue the import job; refused
+    (409) while another of the dealer's imports runs."""
     mapping = checked_mapping(raw_mapping, preview_of(record).columns)
+    refuse_while_importing(record.user_id)
+    try:
+        with db.session.begin_nested():  # the unique index settles a race of two starts
+            record.mapping = mapping
+            record.status = "importing"
+            record.started_at = utcnow()
+    except sa.exc.IntegrityError:  # the other start has committed: it is found
+        raise import_running(running_import(record.user_id) or record) from None
     remembered = db.session.get(ShelfMapping, record.user_id)
     if remembered is None:
         db.session.add(ShelfMapping(user_id=record.user_id, mapping=mapping))
     else:
         remembered.mapping = mapping
-    record.mapping = mapping
-    record.status = "importing"
-    record.started_at = utcnow()
     db.session.flush()
     enqueue_after_commit(IMPORT_QUEUE, IMPORT_JOB, record.id, job_id=import_job_id(record.id), **IMPORT_JOB_OPTIONS)
     return record

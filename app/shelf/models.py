@@ -46,7 +46,17 @@ class ShelfImport(db.Model):
     started_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
-    __table_args__ = (sa.CheckConstraint(f"status IN {IMPORT_STATUSES}", name="status"),)
+    __table_args__ = (
+        sa.CheckConstraint(f"status IN {IMPORT_STATUSES}", name="status"),
+        # One import running per dealer, whatever the code paths and their races do (app.shelf.imports.start).
+        sa.Index(
+            "uq_shelf_import_one_importing_per_user",
+            "user_id",
+            unique=True,
+            sqlite_where=sa.text("status = 'importing'"),
+            postgresql_where=sa.text("status = 'importing'"),
+        ),
+    )
 
 
 class ShelfUpload(db.Model):

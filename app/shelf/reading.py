@@ -1,5 +1,6 @@
 """Reading a dealer's list as their stock program exports it: CSV (UTF-8 with or without BOM, else Windows-1254; `;`,
-`,` or tab) or XLSX, into rows of text; the header row among the first rows and the column mapping it suggests.
+`,` or tab, chosen by the header) or XLSX (`app.shelf.xlsx`, within checked limits), into rows of text; the header
+row among the first rows, the column mapping it suggests, and a refusal when no column holds part numbers.
 
 Everything here is pure: bytes in, rows out, refusals as ApiError with a Turkish message. The import job and the
 preview read the same way, so what the dealer maps is what gets imported.
@@ -11,29 +12,27 @@ import codecs
 import csv
 import io
 import re
-import zipfile
-from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import date, datetime
-from decimal import Decimal
+from itertools import islice
 from typing import Any
 
 from flask_babel import gettext as _
 
 from app.core.errors import ApiError
-from app.core.text import fold
+from app.core.text import fold, fold_code
+from app.shelf import xlsx
 
 HEADER_SCAN_ROWS = 30
 PREVIEW_ROWS = 20
 MAX_COLUMNS = 100
-# An XLSX is a zip: what it declares it unpacks to is refused past these before anything is unpacked.
-XLSX_MAX_UNPACKED_BYTES = 200 * 1024 * 1024
-XLSX_MAX_RATIO = 200  # real sheets pack 5-30 times; a bomb packs thousands of times
-XLSX_RATIO_FROM_BYTES = 10 * 1024 * 1024  # small entries may pack tightly without harm
 ZIP_MAGIC = b"PK\x03\x04"
 OLE_MAGIC = b"\xd0\xcf\x11\xe0"  # Excel 97-2003 (.xls)
 DELIMITERS = (";", ",", "\t")
+PART_NUMBER_KEY = (2, 40)  # letters and digits in a part number (app.core.text.fold_code): "A1" to a long EAN
+PART_NUMBER_PIECES = 6  # "0 986 452 041" is four; a sentence is no part number
+PART_NUMBER_DIGITS = 5  # "0986452041", "7701208265"; "12", "1250" are counts and prices
+NOT_IN_PART_NUMBERS = (";", ",", "\t", "|")
 SNIFF_BYTES = 64 * 1024
 DECODE_CHUNK = 1024 * 1024
 
@@ -60,17 +59,66 @@ HEADER_WORDS = {
     ),
     "own_code": ("stok kodu", "kodunuz", "urun kodu", "malzeme kodu", "kod", "own code", "sku", "item code"),
     "brand": ("marka", "uretici", "brand", "manufacturer"),
-    "name": ("urun adi", "aciklama", "stok adi", "malzeme adi", "parca adi", "urun", "name", "description"),
-    "price": ("fiyat", "birim fiyat", "satis fiyati", "liste fiyati", "price", "unit price"),
+    "name": (
+        "urun adi",
+        "aciklama",
+        "stok adi",
+        "malzeme adi",
+        "parca adi",
+        "urun",
+        "isim",
+        "ismi",
+        "stok ismi",
+        "malzeme ismi",
+        "urun ismi",
+        "name",
+        "description",
+    ),
+    "price": ("fiyat", "birim fiyat", "satis fiyati", "liste fiyati", "satis fiat", "price", "unit price"),
     "currency": ("para birimi", "doviz", "doviz cinsi", "currency", "pb"),
-    "stock": ("stok", "miktar", "adet", "mevcut", "stok miktari", "stock", "quantity", "qty"),
-    "aftermarket": ("muadil", "esdeger", "muadil no", "esdeger no", "muadiller", "aftermarket", "cross"),
+    "stock": (
+        "stok",
+        "miktar",
+        "adet",
+        "mevcut",
+        "stok miktari",
+        "bakiye",
+        "fiili stok",
+        "kalan",
+        "eldeki",
+        "stock",
+        "quantity",
+        "qty",
+    ),
+    "aftermarket": (
+        "muadil",
+        "esdeger",
+        "muadil no",
+        "esdeger no",
+        "muadiller",
+        "uretici kodu",
+        "uretici no",
+        "uretici parca no",
+        "aftermarket",
+        "cross",
+    ),
     "replaced_by": ("yerine", "yeni no", "yeni numara", "yerine gecen", "replaced by", "successor", "new number"),
 }
+# Columns stock programs write beside the list that name no field, though a shorter word in them does ("Ürün Grubu" is
+# no name, "Grup Kodu" no code, "Birim" the unit and not the price).
+NO_FIELD_WORDS = ("urun grubu", "stok grubu", "grup kodu", "grup", "birim", "kdv orani", "kdv")
 _WORD_FIELDS = sorted(
-    ((word, field) for field, words in HEADER_WORDS.items() for word in words), key=lambda pair: -len(pair[0])
+    [(word, field) for field, words in HEADER_WORDS.items() for word in words]
+    + [(word, None) for word in NO_FIELD_WORDS],
+    key=lambda pair: -len(pair[0]),
 )
-_WORD_RE = {word: re.compile(rf"(?<![0-9a-z]){re.escape(word)}(?![0-9a-z])") for word, _field in _WORD_FIELDS}
+# A word stands alone, or with a number after it ("Fiyat1") or, five letters or more, with the Turkish possessive
+# ("Satış Fiyatı", "Malzeme Açıklaması", "Miktarı": folded, -i -u -si -su); "Grup Kodu" is not "kod".
+POSSESSIVE = "(?:s?[iu])?"
+_WORD_RE = {
+    word: re.compile(rf"(?<![0-9a-z]){re.escape(word)}{POSSESSIVE if len(word) >= 5 else ''}(?![a-z])")
+    for word, _field in _WORD_FIELDS
+}
 
 
 @dataclass(frozen=True)
@@ -126,21 +174,42 @@ def csv_encoding(data: bytes) -> str:
 
 
 def sniff_delimiter(sample: str) -> str:
-    """The delimiter that splits the first lines into the most rows of one width, the widest on a tie."""
-    lines = sample.splitlines()[: HEADER_SCAN_ROWS + PREVIEW_ROWS]
-    best, best_score = ";", (0, 0)
-    for delimiter in DELIMITERS:
-        try:
-            widths = Counter(len(row) for row in csv.reader(lines, delimiter=delimiter) if any(row))
-        except csv.Error:
-            continue
-        if not widths:
-            continue
-        width, count = max(widths.items(), key=lambda item: (item[1], item[0]))
-        score = (count, width)
-        if width > 1 and score > best_score:
-            best, best_score = delimiter, score
-    return best
+    """The delimiter the list is written with, from its first lines: the one whose header names the most known columns
+    (a header cell holding another delimiter twice is never one column), else the one that splits the rows widest
+    and most alike (rows that leave trailing empty cells out count by their own width); `;` on a tie, then `,`."""
+    lines = _sample_lines(sample)
+    return max(DELIMITERS, key=lambda delimiter: _delimiter_score(lines, delimiter))
+
+
+def _sample_lines(sample: str) -> list[str]:
+    lines = sample.splitlines()
+    if len(lines) > 1 and not sample.endswith(("\n", "\r")):
+        lines.pop()  # cut short by the sample's end
+    return [line for line in lines[: HEADER_SCAN_ROWS + PREVIEW_ROWS] if line.strip()]
+
+
+def _delimiter_score(lines: list[str], delimiter: str) -> tuple[bool, int, int, int]:
+    try:
+        rows = list(csv.reader(lines, delimiter=delimiter))
+    except csv.Error:
+        return (False, 0, 0, 0)
+    header = find_header(rows)
+    header_cells = rows[header] if header is not None else rows[0] if rows else []
+    named = len({field for field in map(header_field, header_cells) if field})
+    whole_cells = not any(_holds_a_delimiter_twice(cell, delimiter) for cell in header_cells)
+    return (whole_cells, named if named > 1 else 0, _consistency(rows), -DELIMITERS.index(delimiter))
+
+
+def _holds_a_delimiter_twice(cell: str, delimiter: str) -> bool:
+    return any(cell.count(other) >= 2 for other in DELIMITERS if other != delimiter)
+
+
+def _consistency(rows: list[list[str]]) -> int:
+    """Rows split in two or more cells, weighted by their usual width (the median: ragged rows barely move it)."""
+    widths = sorted(len(row) for row in rows if len(row) > 1)
+    if not widths:
+        return 0
+    return len(widths) * (widths[len(widths) // 2] - 1)
 
 
 def _csv_rows(data: bytes) -> Iterator[list[str]]:
@@ -160,39 +229,12 @@ def _csv_rows(data: bytes) -> Iterator[list[str]]:
 # --- XLSX --------------------------------------------------------------------------------------------------------
 
 
-def check_zip(data: bytes) -> None:
-    """Refuse a zip whose entries declare too much unpacked data, or pack absurdly tightly, before unpacking any."""
-    try:
-        entries = zipfile.ZipFile(io.BytesIO(data)).infolist()
-    except (zipfile.BadZipFile, ValueError, OSError):
-        raise refusal("not_a_list", _("This file is neither a CSV nor an Excel (.xlsx) list.")) from None
-    unpacked = sum(entry.file_size for entry in entries)
-    tight = any(
-        entry.file_size > XLSX_RATIO_FROM_BYTES and entry.file_size > XLSX_MAX_RATIO * max(entry.compress_size, 1)
-        for entry in entries
-    )
-    if unpacked > XLSX_MAX_UNPACKED_BYTES or tight:
-        raise refusal("xlsx_too_large", _("This Excel file unpacks to too much data (at most 200 MB)."))
-
-
 def _xlsx_rows(data: bytes) -> Iterator[list[str]]:
-    check_zip(data)
-    from openpyxl import load_workbook  # loaded by an XLSX read only
+    return map(_text_row, xlsx.rows(data))
 
-    try:
-        workbook = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
-    except Exception:  # openpyxl raises anything from KeyError to its own errors on a broken file
-        raise refusal("bad_xlsx", _("This Excel file could not be read: save it again as .xlsx or CSV.")) from None
-    try:
-        sheet = workbook.worksheets[0]
-        for row in sheet.iter_rows(values_only=True, max_col=MAX_COLUMNS):
-            yield _trimmed([cell_text(value) for value in row])
-    except ApiError:
-        raise
-    except Exception:
-        raise refusal("bad_xlsx", _("This Excel file could not be read: save it again as .xlsx or CSV.")) from None
-    finally:
-        workbook.close()
+
+def _text_row(row: list[Any]) -> list[str]:
+    return _trimmed([xlsx.cell_text(value) for value in row[:MAX_COLUMNS]])
 
 
 def _trimmed(row: list[str]) -> list[str]:
@@ -200,21 +242,6 @@ def _trimmed(row: list[str]) -> list[str]:
     while row and not row[-1]:
         row.pop()
     return row
-
-
-def cell_text(value: Any) -> str:
-    """A cell as the dealer sees it: whole numbers without ".0", dates as YYYY-MM-DD, nothing as ""."""
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "1" if value else "0"
-    if isinstance(value, float):
-        # A decimal comma, as the list shows it in Turkish Excel and as parse_number reads it ("12,125", never the
-        # thousands of "12.125").
-        return str(int(value)) if value.is_integer() else format(Decimal(repr(value)), "f").replace(".", ",")
-    if isinstance(value, datetime | date):
-        return value.date().isoformat() if isinstance(value, datetime) else value.isoformat()
-    return str(value).strip()
 
 
 # --- header and mapping --------------------------------------------------------------------------------------------
@@ -254,17 +281,27 @@ def guess_mapping(header: list[str]) -> dict[str, Any]:
 
 def preview(data: bytes, kind: str) -> Preview:
     """Read the start of the file: header, first rows and guessed mapping; the whole file's encoding is checked."""
-    head: list[list[str]] = []
-    for row in read_rows(data, kind):
-        head.append(row)
-        if len(head) >= HEADER_SCAN_ROWS + PREVIEW_ROWS:
-            break
+    first = HEADER_SCAN_ROWS + PREVIEW_ROWS
+    if kind == "xlsx":  # read from a copy cut after these rows; the sheet's last row is the estimate
+        found, extent = xlsx.first_rows(data, first)
+        head, last_row = [_text_row(row) for row in found], extent.rows
+    else:
+        head, last_row = list(islice(read_rows(data, kind), first)), 0
     header_row = find_header(head)
     body = head[header_row + 1 :] if header_row is not None else head
     rows = [row for row in body if any(row)][:PREVIEW_ROWS]
     columns = max((len(row) for row in head), default=0)
     if not columns or not (rows or header_row is not None):
         raise refusal("empty_file", _("The file has no rows."), 400)
+    numbers = number_columns(rows, columns)
+    if rows and not numbers:
+        raise refusal(
+            "no_part_numbers",
+            _(
+                "No column of this list holds part numbers (an OEM number or your own code). Check that it is saved "
+                "as CSV separated by ';' or ',' or as .xlsx, with one part per row."
+            ),
+        )
     if header_row is not None:
         header = [cell or _("Column %(number)d", number=index + 1) for index, cell in enumerate(head[header_row])]
     else:
@@ -275,23 +312,45 @@ def preview(data: bytes, kind: str) -> Preview:
         header_row=header_row,
         rows=[row + [""] * (columns - len(row)) for row in rows],
         columns=columns,
-        guessed=guess_mapping(header) if header_row is not None else guess_mapping([]),
-        rows_estimate=estimate_rows(data, kind, header_row),
+        guessed=_numbers_checked(guess_mapping(header) if header_row is not None else guess_mapping([]), numbers),
+        rows_estimate=estimate_rows(data, kind, header_row, last_row),
     )
 
 
-def estimate_rows(data: bytes, kind: str, header_row: int | None) -> int:
-    """Rows to import, for the progress bar: a CSV's lines, a sheet's declared dimension (corrected at the end)."""
+def looks_like_part_number(cell: str) -> bool:
+    """A cell a part number could be: a digit in it, five digits at least when only digits (a count or a price is
+    none), a few pieces at most, no delimiter of a list nor decimal comma."""
+    key = fold_code(cell)
+    return (
+        PART_NUMBER_KEY[0] <= len(key) <= PART_NUMBER_KEY[1]
+        and any(char.isdigit() for char in key)
+        and not (key.isdigit() and len(key) < PART_NUMBER_DIGITS)
+        and len(cell.split()) <= PART_NUMBER_PIECES
+        and not any(mark in cell for mark in NOT_IN_PART_NUMBERS)
+    )
+
+
+def number_columns(rows: list[list[str]], columns: int) -> set[int]:
+    """The columns whose filled cells in the preview mostly look like part numbers."""
+    found = set()
+    for column in range(columns):
+        cells = [row[column] for row in rows if column < len(row) and row[column]]
+        if cells and sum(map(looks_like_part_number, cells)) * 2 > len(cells):
+            found.add(column)
+    return found
+
+
+def _numbers_checked(mapping: dict[str, Any], numbers: set[int]) -> dict[str, Any]:
+    """A guessed number column whose cells are no part numbers is not suggested."""
+    for field in ("oem", "own_code"):
+        if mapping[field] is not None and mapping[field] not in numbers:
+            mapping[field] = None
+    return mapping
+
+
+def estimate_rows(data: bytes, kind: str, header_row: int | None, last_row: int) -> int:
+    """Rows to import, for the progress bar: a CSV's lines, a sheet's last row (corrected at the end)."""
     skip = (header_row + 1) if header_row is not None else 0
     if kind == "csv":
         return max(data.count(b"\n") + (not data.endswith(b"\n")) - skip, 0)
-    match = re.search(rb'<dimension ref="[A-Z]+\d+:[A-Z]+(\d+)"', _first_sheet_head(data))
-    return max(int(match.group(1)) - skip, 0) if match else 0
-
-
-def _first_sheet_head(data: bytes) -> bytes:
-    try:
-        with zipfile.ZipFile(io.BytesIO(data)) as archive, archive.open("xl/worksheets/sheet1.xml") as sheet:
-            return sheet.read(4096)
-    except (KeyError, zipfile.BadZipFile, OSError):
-        return b""
+    return max(last_row - skip, 0)

@@ -1,7 +1,10 @@
 """Imports left "importing" with no job that will run them: Redis lost the job (away when the mapping was committed,
 flushed, restarted without its data) or RQ gave it up (its worker died under every try). The minute sweep queues each
 again (a run starts over, `tasks.import_list`), and fails one that has been importing longer than runs could take,
-so the dealer's page says so instead of showing its progress for ever."""
+so the dealer's page says so instead of showing its progress for ever. A dealer has one import running at a time
+(`imports.start`), so an import queued again is never beside a newer one of the same dealer; and a run given up on
+here that still finishes later cannot put its list in use (`tasks._activate` switches only an import still
+importing)."""
 
 from __future__ import annotations
 

@@ -2,9 +2,11 @@
 
 Rows are written under the import's own id in batches, each committed with the progress, so the page shows it; the
 dealer's active list (`ShelfActive`) points at the new import only once every row is in, in one transaction with its
-status, so readers see the old list until then and never half of the new one. The replaced list's rows go after
-the switch. A second run of a finished import does nothing; a run after a crash deletes what the crashed one wrote
-and starts over; an unexpected error fails the import and leaves the old list in use.
+status, so readers see the old list until then and never half of the new one; the switch is conditional, so an
+older import finishing late never replaces a newer list (a dealer runs one import at a time: `imports.start`, and a
+partial unique index). The replaced list's rows go after the switch. A second run of a finished import does
+nothing; a run after a crash deletes what the crashed one wrote and starts over; an unexpected error fails the import
+and leaves the old list in use.
 """
 
 from __future__ import annotations
@@ -66,9 +68,9 @@ def import_list(import_id: int) -> str:
         return fail_import(
             import_id, _("The list could not be imported because of an error on our side. Please try again.")
         )
-    _activate(import_id, user_id)
+    outcome = _activate(import_id, user_id)
     _delete_replaced(user_id)
-    return "done"
+    return outcome
 
 
 def _data_rows(data: bytes, kind: str) -> Iterator[tuple[int, list[str]]]:
@@ -124,19 +126,34 @@ def _record_progress(
     db.session.commit()
 
 
-def _activate(import_id: int, user_id: uuid.UUID) -> None:
-    """The switch, in one transaction: the dealer's list is this import, done, its file deleted."""
-    active = db.session.scalar(sa.select(ShelfActive).where(ShelfActive.user_id == user_id).with_for_update())
-    if active is None:
-        db.session.add(ShelfActive(user_id=user_id, import_id=import_id))
-    else:
-        active.import_id = import_id
-        active.activated_at = utcnow()
-    record = db.session.get(ShelfImport, import_id)
-    record.status = "done"
-    record.finished_at = utcnow()
+def _activate(import_id: int, user_id: uuid.UUID) -> str:
+    """The switch, in one transaction: the dealer's list is this import, done, its file deleted. Both writes are
+    conditional, so a late run never wins: an import no longer importing (failed by the sweep, finished by another
+    run) stays as it is, and one older than the list in use never replaces it (newer means uploaded later)."""
+    now = utcnow()
+    finished = db.session.execute(
+        sa.update(ShelfImport)
+        .where(ShelfImport.id == import_id, ShelfImport.status == "importing")
+        .values(status="done", finished_at=now)
+        .execution_options(synchronize_session=False)
+    )
+    if not finished.rowcount:
+        db.session.rollback()
+        return "skipped"
+    moved = db.session.execute(
+        sa.update(ShelfActive)
+        .where(ShelfActive.user_id == user_id, ShelfActive.import_id <= import_id)
+        .values(import_id=import_id, activated_at=now)
+        .execution_options(synchronize_session=False)
+    )
+    if not moved.rowcount:
+        if db.session.get(ShelfActive, user_id) is not None:
+            db.session.rollback()
+            return fail_import(import_id, _("A newer list became the list in use meanwhile: this one was not used."))
+        db.session.add(ShelfActive(user_id=user_id, import_id=import_id, activated_at=now))
     db.session.execute(sa.delete(ShelfUpload).where(ShelfUpload.import_id == import_id))
     db.session.commit()
+    return "done"
 
 
 def fail_import(import_id: int, message: str) -> str:

@@ -7,7 +7,7 @@ import zipfile
 
 import pytest
 
-from app.shelf import reading
+from app.shelf import xlsx
 from tests.conftest import SITE
 from tests.shelf.conftest import csv_bytes, upload
 
@@ -59,7 +59,7 @@ def test_a_file_that_is_not_a_readable_list_is_refused_in_turkish(client, dealer
 
 
 def test_a_zip_declaring_more_than_200_mb_unpacked_is_refused_before_unpacking(client, dealer, monkeypatch):
-    monkeypatch.setattr(reading, "XLSX_MAX_UNPACKED_BYTES", 1000)
+    monkeypatch.setattr(xlsx, "MAX_UNPACKED_BYTES", 1000)
 
     refused = upload(client, zipped({"a.xml": bytes(600), "b.xml": bytes(600)}), "liste.xlsx")
 
@@ -92,8 +92,19 @@ def test_a_request_without_a_file_is_refused(client, dealer):
     as_json = client.post("/api/shelf/imports", json={"file": "OEM"}, headers=SITE)
     no_file = client.post("/api/shelf/imports", data={"name": "x"}, content_type="multipart/form-data", headers=SITE)
 
-    assert as_json.status_code in {403, 415}  # a cookie call must be JSON or an upload; JSON is no upload
+    # Same-site JSON passes the cookie rule (app.auth.guards): the route then refuses its type, as for a token call
+    assert as_json.status_code == 415 and as_json.get_json()["error"]["code"] == "unsupported_media_type"
     assert no_file.status_code == 400 and no_file.get_json()["error"]["code"] == "missing_file"
+    assert nothing_stored(client)
+
+
+def test_a_form_post_to_the_api_is_refused_as_cross_site(client, dealer):
+    """A form or text body can come from any page's form: the cookie rule refuses it before the route reads it."""
+    as_form = client.post("/api/shelf/imports", data={"file": "OEM"}, headers=SITE)
+    as_text = client.post("/api/shelf/imports", data="OEM", content_type="text/plain", headers=SITE)
+
+    assert as_form.status_code == as_text.status_code == 403
+    assert as_form.get_json()["error"]["code"] == as_text.get_json()["error"]["code"] == "csrf_failed"
     assert nothing_stored(client)
 
 

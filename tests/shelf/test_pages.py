@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 from bs4 import BeautifulSoup
 
-from app.extensions import limiter
-from tests.conftest import csrf_token_from
+from app.extensions import db, limiter
+from app.shelf.models import ShelfImport
+from tests.conftest import SITE, csrf_token_from
 from tests.shelf.conftest import MULTIPART, csv_bytes, multipart, run_worker, upload
 
 ROWS = [
@@ -103,24 +104,41 @@ def others_import(client, create_user, sign_in, dealer) -> int:
     return import_id
 
 
-def test_another_dealers_import_is_not_found_on_any_route(client, others_import):
-    csrf = csrf_token_from(client.get("/raf").get_data(as_text=True))
-    answers = [
-        client.get(f"/api/shelf/imports/{others_import}"),
-        client.put(
-            f"/api/shelf/imports/{others_import}/mapping", json={"oem": 0}, headers={"Origin": "http://localhost"}
-        ),
-        client.get(f"/raf/aktarim/{others_import}"),
-        client.get(f"/raf/aktarim/{others_import}/ilerleme"),
-        client.get(f"/raf/aktarim/{others_import}/ilerleme", headers={"HX-Request": "true"}),
-        client.post(f"/raf/aktarim/{others_import}/eslestir", data={"csrf_token": csrf, "oem": "0"}),
-        client.get("/api/shelf/imports/2147483648"),
-    ]
+def import_routes(app) -> list[tuple[str, str]]:
+    """(method, rule) of every shelf route, page or API, that takes an import id."""
+    found = []
+    for rule in app.url_map.iter_rules():
+        if rule.endpoint.startswith("shelf") and "import_id" in rule.arguments:
+            found.extend((method, rule.rule) for method in sorted(rule.methods - {"HEAD", "OPTIONS"}))
+    return found
 
-    assert [answer.status_code for answer in answers] == [404] * 7
-    assert answers[0].get_json()["error"]["message"] == "Bu liste aktarımı bulunamadı."
+
+def test_the_import_routes_are_all_walked(app):
+    assert len(import_routes(app)) >= 5
+
+
+def test_another_dealers_import_is_not_found_on_any_route(app, client, others_import):
+    csrf = csrf_token_from(client.get("/raf").get_data(as_text=True))
+    answers = {}
+    for method, rule in import_routes(app):
+        path = rule.replace("<int:import_id>", str(others_import))
+        if rule.startswith("/api/"):
+            body = {"oem": 0} if method != "GET" else None
+            answers[method, path] = client.open(path, method=method, json=body, headers=SITE)
+        else:
+            answers[method, path] = client.open(path, method=method, data={"csrf_token": csrf, "oem": "0"})
+            if method == "GET":
+                answers[method, path, "htmx"] = client.get(path, headers={"HX-Request": "true"})
+    answers["unknown"] = client.get("/api/shelf/imports/2147483648")
+
+    assert {key: answer.status_code for key, answer in answers.items()} == dict.fromkeys(answers, 404)
+    shown = answers["GET", f"/api/shelf/imports/{others_import}"].get_json()
+    assert shown["error"]["message"] == "Bu liste aktarımı bulunamadı."
     assert client.get("/api/shelf/imports").get_json() == {"items": [], "activeId": None}
     assert "baska" not in client.get("/raf").get_data(as_text=True)
+    db.session.expire_all()
+    untouched = db.session.get(ShelfImport, others_import)
+    assert untouched.status == "uploaded" and untouched.mapping is None
 
 
 def test_uploads_share_one_budget_per_dealer_on_the_api_and_the_page(
