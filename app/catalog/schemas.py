@@ -37,8 +37,9 @@ FactValue = str | int | bool
 
 
 class FitReason(ApiModel):
-    code: Literal["matches", "differs", "unknown", "not_understood"] = Field(
-        description="The vehicle's fact meets the rule, contradicts it, is not known; or the rule was not understood."
+    code: Literal["matches", "differs", "unknown", "not_understood", "not_stated", "pending"] = Field(
+        description="The vehicle's fact meets the rule, contradicts it, is not known; the rule was not understood; "
+        "the catalog states no applicability for the part; or the row's answer is being recomputed."
     )
     fact: str | None = Field(description='The fact the rule tests ("gearbox_kind", "option:1KD"); null when not read.')
     value: FactValue | None = Field(description="The vehicle's value of the fact; null when unknown.")
