@@ -19,7 +19,7 @@ from tests.support.scan_images import (
     barcode_image,
     photo_set,
     photographed,
-    require_tesseract,
+    require_text_engine,
     ruhsat_image,
 )
 
@@ -63,7 +63,7 @@ def test_a_12_mp_photo_of_each_format_gives_its_vin_first(kind):
 
 
 def test_a_ruhsat_photo_as_a_12_mp_jpeg_gives_its_vin_first():
-    require_tesseract()
+    require_text_engine()
     page = Image.open(BytesIO(ruhsat_image("VF1RFB00X56100002", "K9KA764D012345678")))
     photo = BytesIO()
     page.resize((4000, 2444)).save(photo, "JPEG", quality=85)
