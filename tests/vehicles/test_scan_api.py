@@ -96,6 +96,24 @@ def test_a_vin_the_catalog_stores_is_marked_known(dealer, client, decode_vin, up
     assert (first["vin"], first["known"]) == (VIN_GOLF, True)
 
 
+# (the barcode's VIN, a stored VIN one OCR confusion from it): a European one (Z read as 2) and a North American one
+# whose check digit holds (8 read as B).
+ONE_CONFUSION_AWAY = [(VIN_GOLF, "WVWZZZAU2HW100001"), (VIN_HONDA, "1HGCMB2633A004352")]
+
+
+@pytest.mark.parametrize(("vin", "stored"), ONE_CONFUSION_AWAY)
+@pytest.mark.parametrize("kind", ["Code39", "DataMatrix"])
+def test_an_exact_barcode_read_comes_before_a_stored_vin_one_confusion_away(dealer, client, vin, stored, kind):
+    db.session.add(Vehicle(vin=stored, brand_name="Sandbox", model="Another car", source="portal"))
+    db.session.flush()
+
+    found = scan(client, png(barcode_image(vin, kind))).get_json()["candidates"]
+
+    assert (found[0]["vin"], found[0]["source"], found[0]["corrected"]) == (vin, "barcode", False)
+    assert found[0]["checkDigit"] != "invalid"
+    assert {"vin": stored, "known": True, "corrected": True}.items() <= found[1].items()
+
+
 @pytest.mark.parametrize("fmt", ["PNG", "JPEG", "WEBP"])
 def test_the_ruhsat_gives_the_vin_of_its_sase_no_field_first(dealer, client, fmt, caplog):
     require_text_engine()
