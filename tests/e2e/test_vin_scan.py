@@ -229,9 +229,7 @@ def test_a_signed_out_phone_without_a_camera_sends_a_photo_s_vin_through_its_lin
     assert errors == []
 
 
-def test_a_server_without_its_text_engine_has_the_dialog_say_that_printed_text_is_not_read(
-    scan_server, page, tmp_path
-):
+def test_a_server_without_its_text_engine_has_the_dialog_say_that_printed_text_is_not_read(scan_server, page, tmp_path):
     """A server whose text engine did not load (its package's import fails): a photo's barcode is still read, and the
     dialog says plainly that printed text is not (the answer's notice, in Turkish)."""
     with text_engine_missing():  # the live server runs in this process
