@@ -359,3 +359,36 @@ def test_a_code_that_is_no_vin_does_not_count_the_torch_toggles_and_closing_stop
         expect(tab.locator("#decode-vin")).to_have_value("")
         assert len(frame_times(tab)) >= 2  # it kept reading while the code was no VIN
     assert errors == []
+
+
+def test_on_a_phone_the_header_has_the_vin_box_and_its_scan_button_and_a_photo_opens_the_vehicle(
+    scan_server, page, tmp_path
+):
+    """A page with no VIN box of its own (the quotes list): at phone width the header has one, with its Tara button, as
+    the landing page has; a photo read through it fills the box and the vehicle opens. On a wide screen, and on a page
+    with its own box, the header keeps to its links."""
+    url, dealer = scan_server
+    page.set_viewport_size(PHONE["viewport"])
+    sign_in(page, url, dealer)
+    page.goto(url + "/teklifler")
+
+    header = page.get_by_role("banner")
+    box = header.get_by_role("textbox", name="Şasi numarası (VIN)")
+    scan = header.get_by_role("button", name="Tara", exact=True)
+    expect(box).to_be_in_viewport()
+    expect(scan).to_be_in_viewport()
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["viewport"]["width"]
+
+    scan.click()
+    dialog = page.get_by_role("dialog", name="VIN'i okutun")
+    photo = dialog.get_by_text("Fotoğraf çek / seç")
+    expect(photo).to_be_visible()  # headless Chromium has no camera: the photo is offered
+    photo.locator("input[type=file]").set_input_files(barcode_image("qr_code", VIN_GOLF, tmp_path / "photo.png"))
+    dialog.get_by_role("button", name=VIN_GOLF).click()
+    expect(page).to_have_url(re.compile(r"/vehicles/\d+$"), timeout=WAIT_MS)
+
+    page.goto(url + "/vin")  # its own box: one Tara button on the page
+    expect(page.get_by_role("button", name="Tara", exact=True)).to_have_count(1)
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(url + "/teklifler")
+    expect(page.get_by_role("banner").get_by_role("textbox", name="Şasi numarası (VIN)")).to_be_hidden()
