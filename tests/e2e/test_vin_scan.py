@@ -373,7 +373,7 @@ def test_on_a_phone_the_header_has_the_vin_box_and_its_scan_button_and_a_photo_o
     page.goto(url + "/teklifler")
 
     header = page.get_by_role("banner")
-    box = header.get_by_role("textbox", name="Şasi numarası (VIN)")
+    box = header.get_by_role("textbox", name="VIN ile araç bul")
     scan = header.get_by_role("button", name="Tara", exact=True)
     expect(box).to_be_in_viewport()
     expect(scan).to_be_in_viewport()
@@ -391,4 +391,4 @@ def test_on_a_phone_the_header_has_the_vin_box_and_its_scan_button_and_a_photo_o
     expect(page.get_by_role("button", name="Tara", exact=True)).to_have_count(1)
     page.set_viewport_size({"width": 1280, "height": 800})
     page.goto(url + "/teklifler")
-    expect(page.get_by_role("banner").get_by_role("textbox", name="Şasi numarası (VIN)")).to_be_hidden()
+    expect(page.get_by_role("banner").get_by_role("textbox", name="VIN ile araç bul")).to_be_hidden()
