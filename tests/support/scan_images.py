@@ -60,6 +60,13 @@ def text_engine_missing() -> Iterator[None]:
         _forget_engine()
 
 
+def engine_in_health() -> dict[str, str]:
+    """What /api/health says of the text engine where it loaded (this venv's, as `make run` installs it)."""
+    engine = text_engine.engine()
+    assert engine is not None, "the text engine did not load: pip install -r requirements.txt"
+    return engine.as_dict()
+
+
 def _forget_engine() -> None:
     text_engine.engine.cache_clear()
     text_engine._modules.cache_clear()
