@@ -20,12 +20,14 @@ import pytest
 from PIL import Image
 
 from app.sources.sandbox.catalog import VIN_CLIO
-from app.vehicles.scan import reader
+from app.vehicles.scan import reader, text_engine
+from app.vehicles.scan.candidates import candidates
 from tests.support.scan_images import require_text_engine, ruhsat_image
 from tests.vehicles.test_scan_api import scan
 
 MOTOR_NO = "K9KA764D012345678"
 SIZE = (4000, 3000)
+THREADS = 4  # gunicorn's threads per worker (Dockerfile)
 WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
 STARTS_A_PROGRAM = {
     "subprocess.Popen",
@@ -109,3 +111,28 @@ def test_a_ruhsat_photo_is_read_without_a_file_written_or_a_program_started(deal
     assert (answer["candidates"][0]["vin"], answer["candidates"][0]["source"]) == (VIN_CLIO, "ruhsat")
     assert answer["textReading"] is True
     assert reader.MAX_BYTES > len(photo) > 500 * 1024
+
+
+def test_threads_read_side_by_side_each_with_its_own_engine():
+    """gunicorn's threads: a Tesseract API object serves one thread, so each reading thread has its own and every
+    thread reads the ruhsat right while the others read too."""
+    require_text_engine()
+    photo = ruhsat_image(VIN_CLIO, MOTOR_NO, "PNG")
+    barrier = threading.Barrier(THREADS)
+    firsts: list[str] = []
+    engines: set[int] = set()
+
+    def read_one() -> None:
+        barrier.wait()
+        reading = reader.read(photo, lambda _reads: False)
+        engines.add(id(text_engine._threads.api))  # the object this thread read with
+        firsts.append(candidates(reading.reads)[0].vin)
+
+    threads = [threading.Thread(target=read_one) for _ in range(THREADS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+
+    assert firsts == [VIN_CLIO] * THREADS
+    assert len(engines) == THREADS
