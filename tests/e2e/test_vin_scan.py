@@ -377,6 +377,8 @@ def test_on_a_phone_the_header_has_the_vin_box_and_its_scan_button_and_a_photo_o
     scan = header.get_by_role("button", name="Tara", exact=True)
     expect(box).to_be_in_viewport()
     expect(scan).to_be_in_viewport()
+    assert page.locator(".site-header").bounding_box()["height"] < 64  # still one row
+    assert box.bounding_box()["width"] >= 120  # room to see a VIN
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["viewport"]["width"]
 
     scan.click()
