@@ -4,7 +4,8 @@ this process: the upload's spooling, the reader, a library) and on any program s
 
 Audit hooks cannot be removed, so the hook is installed once and acts only while `_WATCH` is set, around the request.
 It sees what Python does; what the C libraries do (libtesseract, Leptonica) was checked once with strace
-(docs/decisions.md): they only read their own model file.
+(docs/decisions.md): they only read their own model file. And gunicorn's threads read side by side, each with its own
+Tesseract API object.
 """
 
 from __future__ import annotations

@@ -106,15 +106,16 @@ def read_text(image: Image.Image) -> str:
     modules = _modules()
     if engine() is None or modules is None:
         return ""
-    api = _api(modules)
     if image.mode != "L":
         image = image.convert("L")
-    api.SetImageBytes(image.tobytes(), image.width, image.height, 1, image.width)
+    pixels = image.tobytes()  # a local, so alive until the reading is done: the API is not documented to copy them
     try:
+        api = _api(modules)
+        api.SetImageBytes(pixels, image.width, image.height, 1, image.width)
         if not api.Recognize(timeout=TIMEOUT_MS):
             return ""
         return _confident_text(modules.tesserocr, api)
-    except RuntimeError:  # tesserocr's "No text returned" for a page with no words
+    except RuntimeError:  # "No text returned" for a page with no words; a model this thread could not load
         return ""
 
 
