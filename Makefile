@@ -43,7 +43,7 @@ bench-browse: $(VENV)/.dev $(COMPILED)
 bench-dashboard: $(VENV)/.dev $(COMPILED)
 	$(BIN)/python -m bench.dashboard
 
-bench-scan: $(VENV)/.dev
+bench-scan: $(VENV)/.dev $(COMPILED)
 	$(BIN)/python -m bench.scan
 
 bench-shelf: $(VENV)/.dev

@@ -7,6 +7,14 @@ from pydantic import Field
 from app.core.openapi import ApiModel
 
 
+class TextEngine(ApiModel):
+    """The engine the VIN scan reads printed text with (a ruhsat photo), in this process."""
+
+    name: str = Field(examples=["Tesseract"])
+    version: str = Field(examples=["5.5.4"])
+    binding: str = Field(examples=["tesserocr 2.13.0"])
+
+
 class Health(ApiModel):
     """200 when the database and Redis answer, else 503 with the same body naming what is down."""
 
@@ -18,6 +26,9 @@ class Health(ApiModel):
         default_factory=list,
         description="Production only (PRODUCTION=true): the optional settings left empty, each a feature that is off.",
         examples=[["POSTHOG_API_KEY", "CAPTCHA_SECRET"]],
+    )
+    text_engine: TextEngine | None = Field(
+        description="Informational: null when no text engine loaded (a photo's barcodes are still read, its text not).",
     )
 
 

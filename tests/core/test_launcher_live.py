@@ -13,6 +13,7 @@ import requests
 from app.core.worker_beat import BEATS_KEY
 from tests.support.processes import Process, wait_until
 from tests.support.redis_server import free_port, redis_server  # noqa: F401 - fixture used here
+from tests.support.scan_images import engine_in_health
 
 pytestmark = pytest.mark.no_isolation  # the launched product has its own database and Redis
 
@@ -55,8 +56,9 @@ def child_pid(product, name: str) -> int:
 
 
 def test_the_product_outlives_a_redis_outage_and_a_dead_child(product, redis_server):  # noqa: F811
+    up = {"status": "ok", "database": "ok", "redis": "ok", "worker": "ok", "textEngine": engine_in_health()}
     wait_until(
-        lambda: health(product) == (200, {"status": "ok", "database": "ok", "redis": "ok", "worker": "ok"}),
+        lambda: health(product) == (200, up),
         START_SECONDS,
         "the product is up with a worker",
     )
@@ -72,7 +74,13 @@ def test_the_product_outlives_a_redis_outage_and_a_dead_child(product, redis_ser
 
     redis_server.kill()
     status, body = wait_until(lambda: (lambda answer: answer[0] == 503 and answer)(health(product)), 10, "health 503")
-    assert body == {"status": "degraded", "database": "ok", "redis": "down", "worker": "unknown"}
+    assert body == {
+        "status": "degraded",
+        "database": "ok",
+        "redis": "down",
+        "worker": "unknown",
+        "textEngine": engine_in_health(),
+    }
     assert requests.get(f"{product.base_url}/plans", timeout=5).status_code == 200
 
     redis_server.start()

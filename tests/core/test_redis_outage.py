@@ -17,6 +17,7 @@ from tests.billing.conftest import billing_catalog, make_subscription  # noqa: F
 from tests.conftest import PASSWORD, SITE, csrf_token_from
 from tests.support.processes import wait_until
 from tests.support.redis_server import redis_server  # noqa: F401 - fixture used here
+from tests.support.scan_images import engine_in_health
 
 HEALTH_RECOVERY_SECONDS = 10
 SOCKET_TIMEOUT = 0.5
@@ -149,7 +150,13 @@ def test_health_names_redis_while_it_is_down_and_is_ok_again_soon_after_it_retur
 
     down = client.get("/api/health")
     assert down.status_code == 503
-    assert down.get_json() == {"status": "degraded", "database": "ok", "redis": "down", "worker": "unknown"}
+    assert down.get_json() == {
+        "status": "degraded",
+        "database": "ok",
+        "redis": "down",
+        "worker": "unknown",
+        "textEngine": engine_in_health(),
+    }
 
     redis_server.start()
     started = time.monotonic()

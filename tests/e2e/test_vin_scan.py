@@ -22,11 +22,11 @@ from PIL import Image
 from playwright.sync_api import expect
 
 from app.sources.sandbox.catalog import VIN_GOLF
-from app.vehicles.scan import reader
 from tests.e2e.conftest import CHROMIUM, launch, require_chromium
 from tests.e2e.test_vin_search import sign_in
 from tests.support.axe import audit, report
 from tests.support.committed_dealer import served_dealer
+from tests.support.scan_images import text_engine_missing
 
 pytestmark = [pytest.mark.e2e, pytest.mark.no_isolation]
 
@@ -229,12 +229,14 @@ def test_a_signed_out_phone_without_a_camera_sends_a_photo_s_vin_through_its_lin
     assert errors == []
 
 
-def test_a_server_without_tesseract_has_the_dialog_say_that_printed_text_is_not_read(
-    scan_server, page, tmp_path, monkeypatch
-):
-    """`make run` on a machine without Tesseract: a photo's barcode is still read, and the dialog says plainly that
-    printed text is not (the answer's notice, in Turkish)."""
-    monkeypatch.setattr(reader, "text_reading_available", lambda: False)  # the live server runs in this process
+def test_a_server_without_its_text_engine_has_the_dialog_say_that_printed_text_is_not_read(scan_server, page, tmp_path):
+    """A server whose text engine did not load (its package's import fails): a photo's barcode is still read, and the
+    dialog says plainly that printed text is not (the answer's notice, in Turkish)."""
+    with text_engine_missing():  # the live server runs in this process
+        _photo_read_with_text_off(scan_server, page, tmp_path)
+
+
+def _photo_read_with_text_off(scan_server, page, tmp_path) -> None:
     url, dealer = scan_server
     sign_in(page, url, dealer)
     page.goto(url + "/vin")
@@ -357,3 +359,38 @@ def test_a_code_that_is_no_vin_does_not_count_the_torch_toggles_and_closing_stop
         expect(tab.locator("#decode-vin")).to_have_value("")
         assert len(frame_times(tab)) >= 2  # it kept reading while the code was no VIN
     assert errors == []
+
+
+def test_on_a_phone_the_header_has_the_vin_box_and_its_scan_button_and_a_photo_opens_the_vehicle(
+    scan_server, page, tmp_path
+):
+    """A page with no VIN box of its own (the quotes list): at phone width the header has one, with its Tara button, as
+    the landing page has; a photo read through it fills the box and the vehicle opens. On a wide screen, and on a page
+    with its own box, the header keeps to its links."""
+    url, dealer = scan_server
+    page.set_viewport_size(PHONE["viewport"])
+    sign_in(page, url, dealer)
+    page.goto(url + "/teklifler")
+
+    header = page.get_by_role("banner")
+    box = header.get_by_role("textbox", name="VIN ile araç bul")
+    scan = header.get_by_role("button", name="Tara", exact=True)
+    expect(box).to_be_in_viewport()
+    expect(scan).to_be_in_viewport()
+    assert page.locator(".site-header").bounding_box()["height"] < 64  # still one row
+    assert box.bounding_box()["width"] >= 120  # room to see a VIN
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["viewport"]["width"]
+
+    scan.click()
+    dialog = page.get_by_role("dialog", name="VIN'i okutun")
+    photo = dialog.get_by_text("Fotoğraf çek / seç")
+    expect(photo).to_be_visible()  # headless Chromium has no camera: the photo is offered
+    photo.locator("input[type=file]").set_input_files(barcode_image("qr_code", VIN_GOLF, tmp_path / "photo.png"))
+    dialog.get_by_role("button", name=VIN_GOLF).click()
+    expect(page).to_have_url(re.compile(r"/vehicles/\d+$"), timeout=WAIT_MS)
+
+    page.goto(url + "/vin")  # its own box: one Tara button on the page
+    expect(page.get_by_role("button", name="Tara", exact=True)).to_have_count(1)
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(url + "/teklifler")
+    expect(page.get_by_role("banner").get_by_role("textbox", name="VIN ile araç bul")).to_be_hidden()

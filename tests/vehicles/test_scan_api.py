@@ -16,9 +16,14 @@ from PIL import Image
 from app.extensions import db
 from app.sources.sandbox.catalog import VIN_CLIO, VIN_GOLF, VIN_HONDA
 from app.vehicles.models import QueryLog, Vehicle, VehiclePick, VinRequest
-from app.vehicles.scan import reader
 from tests.conftest import SITE
-from tests.support.scan_images import BARCODE_KINDS, barcode_image, require_tesseract, ruhsat_image
+from tests.support.scan_images import (
+    BARCODE_KINDS,
+    barcode_image,
+    require_text_engine,
+    ruhsat_image,
+    text_engine_missing,
+)
 
 MOTOR_NO = "K9KA764D012345678"  # 17 characters of the VIN alphabet, printed just below the VIN
 OWNER_ID = "12345678950"  # the T.C. Kimlik No printed on the rendered ruhsat
@@ -91,9 +96,27 @@ def test_a_vin_the_catalog_stores_is_marked_known(dealer, client, decode_vin, up
     assert (first["vin"], first["known"]) == (VIN_GOLF, True)
 
 
+# (the barcode's VIN, a stored VIN one OCR confusion from it): a European one (Z read as 2) and a North American one
+# whose check digit holds (8 read as B).
+ONE_CONFUSION_AWAY = [(VIN_GOLF, "WVWZZZAU2HW100001"), (VIN_HONDA, "1HGCMB2633A004352")]
+
+
+@pytest.mark.parametrize(("vin", "stored"), ONE_CONFUSION_AWAY)
+@pytest.mark.parametrize("kind", ["Code39", "DataMatrix"])
+def test_an_exact_barcode_read_comes_before_a_stored_vin_one_confusion_away(dealer, client, vin, stored, kind):
+    db.session.add(Vehicle(vin=stored, brand_name="Sandbox", model="Another car", source="portal"))
+    db.session.flush()
+
+    found = scan(client, png(barcode_image(vin, kind))).get_json()["candidates"]
+
+    assert (found[0]["vin"], found[0]["source"], found[0]["corrected"]) == (vin, "barcode", False)
+    assert found[0]["checkDigit"] != "invalid"
+    assert {"vin": stored, "known": True, "corrected": True}.items() <= found[1].items()
+
+
 @pytest.mark.parametrize("fmt", ["PNG", "JPEG", "WEBP"])
 def test_the_ruhsat_gives_the_vin_of_its_sase_no_field_first(dealer, client, fmt, caplog):
-    require_tesseract()
+    require_text_engine()
     caplog.set_level(logging.DEBUG)
     response = scan(client, ruhsat_image(VIN_CLIO, MOTOR_NO, fmt), f"ruhsat.{fmt.lower()}")
 
@@ -141,14 +164,10 @@ def test_a_sideways_photo_is_turned_upright_by_its_exif(dealer, client):
     assert scan(client, buffer.getvalue()).get_json()["candidates"][0]["vin"] == VIN_GOLF
 
 
-def test_without_tesseract_barcodes_are_still_read_and_the_answer_says_text_is_off(dealer, client, monkeypatch):
-    monkeypatch.setattr(reader.pytesseract.pytesseract, "tesseract_cmd", "/nonexistent/tesseract")
-    reader.text_reading_available.cache_clear()
-    try:
+def test_without_the_text_engine_barcodes_are_still_read_and_the_answer_says_text_is_off(dealer, client):
+    with text_engine_missing():
         answer = scan(client, png(barcode_image(VIN_GOLF, "QRCode"))).get_json()
         refused = scan(client, png(Image.new("L", (640, 480), 255)))
-    finally:
-        reader.text_reading_available.cache_clear()
 
     assert answer["textReading"] is False
     assert answer["candidates"][0]["vin"] == VIN_GOLF

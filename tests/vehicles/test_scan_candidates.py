@@ -17,6 +17,7 @@ from app.vehicles.scan.candidates import (
     check_digit_of,
     check_digit_state,
     knows_wmi,
+    near_readings,
     uses_check_digit,
     without_forbidden,
 )
@@ -105,6 +106,34 @@ def test_a_vin_the_catalog_stores_comes_first_even_when_only_a_confusion_away():
     assert found[0].vin == "WVWZZZAUZHW100001" == VIN_GOLF
     assert found[0].known and found[0].corrected
     assert found[1].vin == misread and not found[1].known
+
+
+@given(known_vins(), st.data())
+@settings(max_examples=300)
+def test_an_exact_barcode_read_ranks_first_over_stored_vins_a_confusion_away(vin, data):
+    """The catalog stores one or more VINs one OCR confusion from a barcode's exact, rule-passing text (and the
+    ruhsat's text may even show one): the barcode's VIN still comes first, every guess after it."""
+    near = [reading for reading in near_readings(vin) if not reading.isdigit()]
+    assume(near)
+    stored = set(data.draw(st.lists(st.sampled_from(near), min_size=1, unique=True)))
+    reads = [Read(vin, "barcode", data.draw(st.sampled_from(["Code39", "Code128", "DataMatrix", "QRCode"])))]
+    if data.draw(st.booleans()):
+        reads.insert(0, Read(f"Şase No {sorted(stored)[0]}", "ruhsat"))
+
+    found = candidates(reads, known_vins=lambda asked: stored & asked)
+
+    assert (found[0].vin, found[0].source, found[0].corrected) == (vin, "barcode", False)
+    assert found[1].known and found[1].vin in stored  # the stored guesses follow, before any unknown one
+    assert all(candidate.known or candidate.corrected for candidate in found[1:])
+
+
+def test_a_barcode_whose_check_digit_fails_does_not_outrank_the_stored_vin_it_was_meant_to_be():
+    misread = VIN_HONDA[:5] + "B" + VIN_HONDA[6:]  # an 8 read as B: the check digit no longer holds
+    assert check_digit_state(misread) == "invalid"
+
+    found = candidates([Read(misread, "barcode", "Code39")], known_vins=lambda asked: {VIN_HONDA} & asked)
+
+    assert found[0].vin == VIN_HONDA and found[0].known
 
 
 def test_the_catalog_is_asked_once_for_every_reading():

@@ -5,6 +5,9 @@
 // Also the phone's pairing page: its form sends the VIN to the counter PC (fetch, JSON), and the counter PC's page fills
 // its VIN box with what a poll of its pairing brought (the "vin-paired" event).
 (() => {
+  // The phone header's dialog and a page's own each bring this script: the page runs it once.
+  if (window.vinScanStarted) return;
+  window.vinScanStarted = true;
   const FORMATS = ["code_39", "code_128", "data_matrix", "qr_code"];
   const VIN = /^[A-HJ-NPR-Z0-9]{17}$/; // 17 characters, no I, O or Q; the server stays the judge
   const TIMINGS_KEY = "vin-scan-frame-ms"; // per-frame decode times, kept for the page's measurement (the e2e test)

@@ -71,6 +71,12 @@ class Candidate:
     order: int = field(default=0, compare=False)  # where its reading came in the text (earlier ranks higher on ties)
     changes: int = field(default=0, compare=False)  # characters changed beyond the forbidden letters
 
+    @property
+    def exact_barcode(self) -> bool:
+        """A barcode's own text, unchanged, that passes the VIN rule: the label says which car this is, so no guess
+        (a stored VIN one confusion away included) may rank above it."""
+        return self.source == "barcode" and not self.corrected and self.check_digit != "invalid"
+
     def as_dict(self) -> dict[str, object]:
         answer: dict[str, object] = {"vin": self.vin, "source": self.source}
         if self.format:
@@ -266,9 +272,11 @@ def _keep(found: dict[str, Candidate], candidate: Candidate) -> None:
 
 
 def rank_key(candidate: Candidate) -> tuple:
-    """Best first: a VIN the catalog stores, a known WMI, a check digit that is not wrong, then a barcode over the
-    ruhsat's field over loose text, fewer changed characters, earlier in the text."""
+    """Best first: an exact barcode read that passes the VIN rule, then a VIN the catalog stores, a known WMI, a check
+    digit that is not wrong, then a barcode over the ruhsat's field over loose text, fewer changed characters, earlier
+    in the text. Confusion variants of a barcode's text are guesses: they come after the exact read."""
     return (
+        not candidate.exact_barcode,
         not candidate.known,
         not candidate.known_wmi,
         candidate.check_digit == "invalid",

@@ -1,34 +1,29 @@
 """Reading an uploaded photo in memory: its limits checked before any pixel is decoded, then barcodes (zxing-cpp),
-then text (Tesseract) when no barcode holds a VIN.
+then text (Tesseract's C API, in this process: text_engine) when no barcode holds a VIN.
 
-The image is never written to disk and never logged: a ruhsat carries its owner's name and national id.
+The image is never written to disk, never handed to another program and never logged: a ruhsat carries its owner's
+name and national id.
 """
 
 from __future__ import annotations
 
 import io
-import os
 import re
-import shutil
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
 
-import pytesseract
 import zxingcpp
 from flask_babel import gettext as _
 from PIL import Image, ImageOps, UnidentifiedImageError
 from pillow_heif import register_heif_opener
 
 from app.core.errors import ApiError
+from app.vehicles.scan import text_engine
 from app.vehicles.scan.candidates import Read, readings
 
 register_heif_opener()
 Image.init()  # every plugin registered: Image.open(formats=...) finds only what is registered (WebP is not at first)
-# Tesseract's OpenMP threads fight each other and the web threads on a small machine: one thread reads a page about
-# three times faster here (2 CPUs).
-os.environ.setdefault("OMP_THREAD_LIMIT", "1")
 
 MAX_BYTES = 12 * 1024 * 1024
 MAX_PIXELS = 40_000_000
@@ -51,13 +46,9 @@ BARCODE_TRIES = (
     (1400, 4, _GLOBAL),
     (1400, -4, _GLOBAL),
 )
+# Text is read at most this large (about 0.3 s a page on one thread); the English model reads the VIN alphabet and
+# the labels are matched loosely (text_engine).
 TEXT_SIDE = 1800
-OCR_TIMEOUT_SECONDS = 2
-# English model (the VIN alphabet is Latin; the labels are matched loosely) reading one block of text: on a rendered
-# ruhsat it keeps each label and its value on one line and reads the VIN right in PNG, JPEG and WebP (sparse text,
-# --psm 11, split "VF1..." into "VF 1RFBO00..."); about 0.3 s a page on one thread.
-OCR_LANGUAGE = "eng"
-OCR_CONFIG = "--psm 6"
 # The ruhsat's VIN field: "Şase No", "ŞASE NO", "Şasi No", read by OCR as "Sase N0", "SASI NO:" ...
 RUHSAT_LABEL = re.compile(r"[SŞ]\s?A\s?[SŞ]\s?[EIİ]\s*N\s?[O0]\b\W*", re.IGNORECASE)
 
@@ -154,18 +145,15 @@ def read_barcodes(image: Image.Image) -> list[Read]:
 # --- text --------------------------------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=1)
 def text_reading_available() -> bool:
-    """Whether Tesseract is installed (a machine without it still reads barcodes)."""
-    return shutil.which(pytesseract.pytesseract.tesseract_cmd) is not None
+    """Whether the text engine loaded (a machine without it still reads barcodes)."""
+    return text_engine.engine() is not None
 
 
 def read_text(image: Image.Image) -> list[Read]:
-    """The ruhsat's "Şase No" field (when the photo shows one) and the whole text, as Tesseract reads them."""
-    prepared = ImageOps.autocontrast(_scaled(image, TEXT_SIDE), cutoff=1)
-    try:
-        text = pytesseract.image_to_string(prepared, lang=OCR_LANGUAGE, config=OCR_CONFIG, timeout=OCR_TIMEOUT_SECONDS)
-    except (RuntimeError, pytesseract.TesseractError):  # RuntimeError: the timeout ran out
+    """The ruhsat's "Şase No" field (when the photo shows one) and the whole text, as the text engine reads them."""
+    text = text_engine.read_text(ImageOps.autocontrast(_scaled(image, TEXT_SIDE), cutoff=1))
+    if not text:
         return []
     return [*ruhsat_fields(text), Read(text, "text")]
 
