@@ -109,6 +109,38 @@ def test_a_row_stored_the_old_way_reads_maybe_until_the_job_gives_it_its_answer(
     assert next(child for child in tree["children"] if child["id"] == leaf_id)["fit"] == now["category"]["fit"]
 
 
+def test_a_row_stored_before_the_fit_answer_existed_gets_the_no_its_stored_remark_gives(client, golf):  # noqa: F811
+    """Rows stored before the fit answer existed hold no applicability, but their remark ("PR: 6JB", "from 02.2018")
+    and model codes: the job gives back the "no" those rule out; every other row is "not known", never a yes."""
+    details = leaves(client, golf, limit=20)
+    before = {part["id"]: part["fit"] for detail in details for part in detail["parts"]}
+    remarks = dict(db.session.execute(sa.select(Part.id, Part.remark).where(Part.id.in_(before))).all())
+    ruled_out = {
+        part_id
+        for part_id, fit in before.items()
+        if fit["status"] == "no" and remarks[part_id] and {reason["code"] for reason in fit["reasons"]} == {"differs"}
+    }
+    assert ruled_out  # the sandbox Golf has rows whose remark rules this car out
+    leaf_ids = [detail["category"]["id"] for detail in details]
+    db.session.execute(
+        sa.update(Part).where(Part.category_id.in_(leaf_ids)).values(applicability=None, fit_status=None, fit=None)
+    )
+    db.session.commit()
+
+    recompute.sweep()
+    run_jobs()
+
+    after = {
+        part["id"]: part["fit"]
+        for leaf_id in leaf_ids
+        for part in get(client, f"/api/vehicles/{golf}/categories/{leaf_id}")["parts"]
+    }
+    said_no = {part_id for part_id, fit in after.items() if fit["status"] == "no"}
+    assert ruled_out <= said_no <= {part_id for part_id, fit in before.items() if fit["status"] == "no"}
+    for part_id in after.keys() - said_no:
+        assert after[part_id]["status"] == "maybe" and after[part_id]["reasons"][0]["text"] == NOT_STATED_TEXT
+
+
 def test_the_job_run_twice_changes_nothing_the_second_time(client, golf):  # noqa: F811
     now = a_leaf_with_every_answer(client, golf)
     leaf_id = now["category"]["id"]

@@ -24,7 +24,8 @@ import sqlalchemy as sa
 from redis.exceptions import RedisError
 from rq import Retry, get_current_job
 
-from app.catalog.fit import answers
+from app.catalog.fit import answers, rules
+from app.catalog.fit.evaluate import NO
 from app.catalog.fit.facts import VehicleFacts
 from app.catalog.fit.services import Judge, facts_of, leaf_counts
 from app.catalog.models import FIT_STALE, Category, FitAnswer, Part
@@ -130,7 +131,7 @@ def recompute_batch() -> int:
     leaves counted again and the answering dealers' own fits of their vehicles rewritten. How many rows."""
     begin_writes(db.session)
     rows = db.session.execute(
-        sa.select(Part.id, Part.vehicle_id, Part.category_id, Part.applicability)
+        sa.select(Part.id, Part.vehicle_id, Part.category_id, Part.applicability, Part.model_codes, Part.remark)
         .where(STALE)
         .order_by(Part.id)
         .limit(BATCH_SIZE)
@@ -139,13 +140,27 @@ def recompute_batch() -> int:
         return 0
     judges: dict[int | None, Judge] = {}
     updates = []
-    for part_id, vehicle_id, _category_id, applicability in rows:
+    for part_id, vehicle_id, _category_id, applicability, model_codes, remark in rows:
         judge = judges.get(vehicle_id) or judges.setdefault(vehicle_id, Judge(_facts(vehicle_id)))
-        updates.append({"id": part_id, **judge.stored(applicability)})
+        updates.append({"id": part_id, **_columns(judge, applicability, model_codes, remark)})
     db.session.execute(sa.update(Part), updates)
     _recount({row.category_id for row in rows})
     _rewrite_answered(judges)
     return len(rows)
+
+
+def _columns(judge: Judge, applicability: Any, model_codes: list[str] | None, remark: str | None) -> dict[str, Any]:
+    """A row's fit columns by its stored applicability. A row stored before the fit answer existed has none, but its
+    model codes and remark are stored: what they rule out is a sure "no"; anything else stays "not known", since the
+    conditions its source stated beside them (options, build dates) were not kept."""
+    if applicability:
+        return judge.stored(applicability)
+    kept = rules.applicability(model_codes=model_codes, remark=remark)
+    if kept.items:
+        columns = judge.columns(kept)
+        if columns["fit_status"] == NO:
+            return columns
+    return judge.stored(None)
 
 
 def _facts(vehicle_id: int | None) -> VehicleFacts:
