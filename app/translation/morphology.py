@@ -92,6 +92,21 @@ def with_suffix(compound: str, known_words: Container[str], like: str | None = N
     return " ".join([*first, last + "l" + HIGH_VOWEL[last_vowel(like or last) or "e"]])
 
 
+ONES_VOWEL = " iiüöeıeiu"  # the last vowel of bir, iki, üç, dört, beş, altı, yedi, sekiz, dokuz
+TENS_VOWEL = " oiuıiıiea"  # on, yirmi, otuz, kırk, elli, altmış, yetmiş, seksen, doksan
+
+
+def with_number(number: int) -> str:
+    """The adjective "of N" as Turkish writes it after a numeral: 4 → 4'lü, 6 → 6'lı, 10 → 10'lu, 100 → 100'lü."""
+    if number % 10:
+        vowel = ONES_VOWEL[number % 10]
+    elif number % 100:
+        vowel = TENS_VOWEL[number % 100 // 10]
+    else:
+        vowel = "ü" if number % 1000 else "i"  # yüz, bin
+    return f"{number}'l{HIGH_VOWEL[vowel]}"
+
+
 def lower(text: str) -> str:
     return text.replace("I", "ı").replace("İ", "i").lower()
 

@@ -36,9 +36,13 @@ CLAUSES = (  # (pattern of a trailing clause, Turkish with {x}, whether it goes 
     (re.compile(r"(?:^|\s)(?:without|w/o)\s+(.+)$", re.I), "{x} olmadan", False),
     (WITH, "{x} ile", False),
     (re.compile(r"(?:^|\s)(?:incl\.?|including) (.+)$", re.I), "{x} dahil", False),
+    (re.compile(r"^(?:before|upstream of) (.+)$", re.I), "{x} öncesi", False),
+    (re.compile(r"^(?:after|downstream of) (.+)$", re.I), "{x} sonrası", False),
 )
 ASSEMBLY = frozenset({"assy", "asy"})  # Hyundai's "FILTER ASSY-OIL": the hyphen is an inverted name's comma
 LOCATION_ORDER = {"ön": 0, "arka": 0, "sol": 1, "sağ": 1, "sürücü": 1, "yolcu": 1}  # then the rest: üst, iç, dış…
+COUNT = re.compile(r"^(set|kit|pack) of (\d{1,6})$", re.I)  # "Spark plug, set of 4" → "Buji, 4'lü set"
+COUNT_NOUNS = {"set": "set", "kit": "set", "pack": "paket"}
 DATES = (
     (re.compile(r"^from (\d{1,2}[./]\d{2,4})$", re.I), "{x} tarihinden itibaren"),
     (re.compile(r"^(?:up to|until) (\d{1,2}[./]\d{2,4})$", re.I), "{x} tarihine kadar"),
@@ -209,29 +213,34 @@ class Translator:
 
     def _inverted(self, chunks: list[str]) -> list[str]:
         """An inverted name back in English order: "Seal, oil pump" → "oil pump Seal", "PUMP ASSY, WATER" → "WATER
-        PUMP ASSY", "Bracket, for radiator" → "radiator Bracket"; only when the first part is a generic part noun,
-        the second names a part, not a position or a clause, and the whole is then known."""
+        PUMP ASSY", "Bracket, for radiator" → "radiator Bracket", "Mirror, interior" → "interior Mirror". Only when
+        the whole is then known and either the first part is a generic part noun and the second names a part, or
+        the English order makes a dictionary term across the comma ("Fan, radiator": "radiator fan"); two groups
+        ("Clutch, gearbox") and a position ("Bumper, front") stay as they are."""
         if len(chunks) < 2:
             return chunks
         first, second = chunks[0], FOR_START.sub("", chunks[1])
-        units = self._units(first.split())
-        heads = [unit for unit in units if unit.kind != "modifier"]
-        if len(heads) != 1 or heads[0].term is None or not heads[0].term.generic or not self._names_a_part(second):
+        if any(pattern.search(second) for pattern, *_ in CLAUSES) or any(p.match(second) for p, _ in DATES):
             return chunks
         merged = f"{second} {first}"
-        if any(unit.kind == "unknown" for unit in self._units(merged.split())):
+        units, apart = self._units(merged.split()), self._units(second.split())
+        if any(unit.kind == "unknown" for unit in units):
             return chunks
-        return [merged, *chunks[2:]]
-
-    def _names_a_part(self, chunk: str) -> bool:
-        if any(pattern.search(chunk) for pattern, *_ in CLAUSES) or any(p.match(chunk) for p, _ in DATES):
-            return False
-        return any(unit.kind in {"noun", "unknown"} or _acronym(unit) for unit in self._units(chunk.split()))
+        across = [unit.text for unit in units] != [unit.text for unit in [*apart, *self._units(first.split())]]
+        if all(unit.kind in {"location", "modifier"} for unit in apart):  # "Mirror, interior"; not "Bumper, front"
+            inverted = across and all(unit.kind == "modifier" for unit in apart)
+        else:
+            heads = [unit for unit in self._units(first.split()) if unit.kind != "modifier"]
+            generic = len(heads) == 1 and heads[0].term is not None and heads[0].term.generic
+            inverted = across or (generic and any(unit.kind in {"noun", "unknown"} or _acronym(unit) for unit in apart))
+        return [merged, *chunks[2:]] if inverted else chunks
 
     def _part(self, chunk: str, lead: str = "") -> _Part:
         for pattern, turkish in DATES:
             if match := pattern.match(chunk):
                 return _Part(turkish.format(x=match.group(1)))
+        if match := COUNT.match(chunk):
+            return _Part(f"{morphology.with_number(int(match.group(2)))} {COUNT_NOUNS[match.group(1).lower()]}")
         core, size = _sized(chunk)
         if size and any(pattern.search(core) for pattern, *_ in CLAUSES):
             part = self._part(core, lead)
@@ -277,7 +286,8 @@ class Translator:
 
     def _phrase(self, words: list[str], lead: str = "") -> _Part:
         units = self._units(words)
-        nouns = [index for index, unit in enumerate(units) if unit.kind in {"noun", "raw", "unknown"}]
+        # a location that names a part ("front axle": ön aks) makes a compound too: "ön aks kirişi"
+        nouns = [index for index, unit in enumerate(units) if self._noun_like(unit)]
         head = nouns[-1] if nouns else None
         texts = []
         for index, unit in enumerate(units):
@@ -291,6 +301,10 @@ class Translator:
         rank = 1 if qualifier and any(unit.kind == "modifier" for unit in units) else 0
         order = min(map(_order, front), default=2)
         return _Part(" ".join([*front, *([lead] if lead else []), *others]), unknown, qualifier, rank, order)
+
+    def _noun_like(self, unit: _Unit) -> bool:
+        named = unit.kind == "location" and unit.text.rsplit(" ", 1)[-1] in self._turkish_words
+        return named or unit.kind in {"noun", "raw", "unknown"}
 
     def _units(self, words: list[str]) -> list[_Unit]:
         units, index = [], 0
