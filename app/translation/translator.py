@@ -40,6 +40,8 @@ CLAUSES = (  # (pattern of a trailing clause, Turkish with {x}, whether it goes 
     (re.compile(r"^(?:after|downstream of) (.+)$", re.I), "{x} sonrası", False),
 )
 ASSEMBLY = frozenset({"assy", "asy"})  # Hyundai's "FILTER ASSY-OIL": the hyphen is an inverted name's comma
+KITS = frozenset({"set", "kit", "repair kit"})  # "Brake pads, set": the set of them
+AFTER_NAME = frozenset({"assy", "asy", "sub-assy", "cpl.", "cpl", "compl.", "compl", "assembly"})  # "X, cpl.": X komple
 LOCATION_ORDER = {"ön": 0, "arka": 0, "sol": 1, "sağ": 1, "sürücü": 1, "yolcu": 1}  # then the rest: üst, iç, dış…
 COUNT = re.compile(r"^(set|kit|pack) of (\d{1,6})$", re.I)  # "Spark plug, set of 4" → "Buji, 4'lü set"
 COUNT_NOUNS = {"set": "set", "kit": "set", "pack": "paket"}
@@ -187,12 +189,14 @@ class Translator:
             body, reference = source[: match.start()].rstrip(" ,;"), source[match.start() :]
         read = self._unshouted(body) if _all_capitals(body) else body
         chunks = [chunk.strip() for chunk in SEPARATOR.split(read) if chunk.strip()]
-        parts = [self._part(chunk) for chunk in self._inverted(chunks)]
+        chunks = self._inverted(chunks)
+        after = [chunk for index, chunk in enumerate(chunks) if index and chunk.lower() in AFTER_NAME]
+        parts = [self._part(chunk) for chunk in chunks if chunk not in after]
         leading = sorted(
             (part for index, part in enumerate(parts) if index and part.location), key=lambda p: (p.rank, p.order)
         )
         rest = [part for part in parts if part not in leading]
-        words = " ".join(part.text for part in [*leading, *rest[:1]])
+        words = " ".join([*(part.text for part in [*leading, *rest[:1]]), *(self._part(word).text for word in after)])
         translated = ", ".join(chunk for chunk in [words, *(part.text for part in rest[1:]), reference] if chunk)
         unknown = tuple(dict.fromkeys(word for part in parts for word in part.unknown))
         return Translation(text, _styled(translated, body or source), unknown)
@@ -220,6 +224,10 @@ class Translator:
         if len(chunks) < 2:
             return chunks
         first, second = chunks[0], FOR_START.sub("", chunks[1])
+        if second.lower() in KITS:  # "Piston rings, set" → "Piston ring set"
+            *words, last = first.split(" ")
+            single = next((form for form in _singular_forms(last.lower()) if self.knows(form)), last)
+            return [" ".join([*words, single, second]), *chunks[2:]]
         if any(pattern.search(second) for pattern, *_ in CLAUSES) or any(p.match(second) for p, _ in DATES):
             return chunks
         merged = f"{second} {first}"
@@ -304,7 +312,8 @@ class Translator:
 
     def _noun_like(self, unit: _Unit) -> bool:
         named = unit.kind == "location" and unit.text.rsplit(" ", 1)[-1] in self._turkish_words
-        return named or unit.kind in {"noun", "raw", "unknown"}
+        size = unit.kind == "raw" and _kept_code(unit.text)  # "Hose clamp 12-22": the clamp is the head
+        return named or unit.kind in {"noun", "unknown"} or (unit.kind == "raw" and not size)
 
     def _units(self, words: list[str]) -> list[_Unit]:
         units, index = [], 0
@@ -314,6 +323,9 @@ class Translator:
                 phrase = keys[index : index + size]
                 term = self._terms.get(" ".join(phrase))
                 plural = term is None and size > 1 and (term := self._plural_of(phrase)) is not None
+                following = index + size < len(words)
+                if term is not None and size > 1 and following and self._position_first(keys[index : index + size + 1]):
+                    continue  # "front bumper cover": "front" + "bumper cover", not "front bumper" + "cover"
                 if term is not None:
                     units.append(_Unit(term.turkish, term.kind, term, plural=plural))
                     index += size
@@ -322,6 +334,12 @@ class Translator:
                 units.append(self._word(words[index], keys[index]))
                 index += 1
         return units
+
+    def _position_first(self, phrase: list[str]) -> bool:
+        """Whether a phrase that starts with a position reads better as that position and a term made of the rest
+        and the next word: "rear window seal" is "rear" + "window seal"."""
+        first = self._terms.get(phrase[0])
+        return first is not None and first.kind == "location" and " ".join(phrase[1:]) in self._terms
 
     def _word(self, word: str, key: str) -> _Unit:
         singular = self._singular(key)

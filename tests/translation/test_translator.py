@@ -287,6 +287,14 @@ def test_real_catalog_names_come_out_as_a_clerk_says_them():
         ("Exhaust rubber mounting", "Egzoz lastik takozu"),  # an adjective and a noun take the possessive
         ("Cylinder head cover assy", "Külbütör kapağı komple"),
         ("Heater valve, with seal, LH", "Sol contalı kalorifer musluğu"),
+        ("Hose clamp 25-40", "Hortum kelepçesi 25-40"),  # a size is not the head
+        ("Brake caliper, RH, cpl.", "Sağ fren kaliperi komple"),  # ASSY, cpl.: after the name
+        ("Front bumper cover", "Ön tampon kaplaması"),  # "front" + "bumper cover"
+        ("Brake pads, set", "Fren balata seti"),
+        ("Spark plugs, set of 6", "Bujiler, 6'lı set"),
+        ("Radiator fan, with control unit, 12V", "Kontrol üniteli radyatör fanı, 12V"),
+        ("Lambda sensor, after catalytic converter", "Lambda sondası, katalitik konvertör sonrası"),
+        ("Front axle beam", "Ön aks kirişi"),  # a position that names a part makes a compound
     ],
 )  # fmt: skip
 def test_catalog_conventions(english, turkish):
