@@ -40,6 +40,7 @@ CLAUSES = (  # (pattern of a trailing clause, Turkish with {x}, whether it goes 
     (re.compile(r"^(?:after|downstream of) (.+)$", re.I), "{x} sonrası", False),
 )
 ASSEMBLY = frozenset({"assy", "asy"})  # Hyundai's "FILTER ASSY-OIL": the hyphen is an inverted name's comma
+PIECES = frozenset({"part", "section", "half", "piece"})
 KITS = frozenset({"set", "kit", "repair kit"})  # "Brake pads, set": the set of them
 AFTER_NAME = frozenset({"assy", "asy", "sub-assy", "cpl.", "cpl", "compl.", "compl", "assembly"})  # "X, cpl.": X komple
 LOCATION_ORDER = {"ön": 0, "arka": 0, "sol": 1, "sağ": 1, "sürücü": 1, "yolcu": 1}  # then the rest: üst, iç, dış…
@@ -230,6 +231,8 @@ class Translator:
             return [" ".join([*words, single, second]), *chunks[2:]]
         if any(pattern.search(second) for pattern, *_ in CLAUSES) or any(p.match(second) for p, _ in DATES):
             return chunks
+        if second.lower().rsplit(" ", 1)[-1] in PIECES:  # "Oil sump, lower part": a piece of it, not for it
+            return chunks
         merged = f"{second} {first}"
         units, apart = self._units(merged.split()), self._units(second.split())
         if any(unit.kind == "unknown" for unit in units):
@@ -268,7 +271,8 @@ class Translator:
             said = turkish.format(x=clause.text)
             text = f"{said} {rest.text}" if before else f"{rest.text}, {said}"
             return _Part(text.strip(" ,"), [*rest.unknown, *clause.unknown])
-        if len(sides := AND.split(chunk)) > 1 and all(side.strip() for side in sides):
+        known = " ".join(chunk.lower().split()) in self._terms  # "crown wheel and pinion"
+        if not known and len(sides := AND.split(chunk)) > 1 and all(side.strip() for side in sides):
             parts = [self._part(side.strip()) for side in sides]
             text = " ve ".join(part.text for part in parts)
             return _Part(f"{lead} {text}".strip(), [word for part in parts for word in part.unknown])
