@@ -148,6 +148,7 @@ class _Part:
     location: bool = False  # only qualifiers: moved in front of the name
     rank: int = 0  # 0: locations only, 1: with other modifiers (after the locations)
     order: int = 2  # of its locations: 0 front/rear, 1 left/right, 2 others (upper, inner…)
+    places: tuple[str, ...] = ()  # the locations its text starts with
 
 
 class Translator:
@@ -193,11 +194,11 @@ class Translator:
         chunks = self._inverted(chunks)
         after = [chunk for index, chunk in enumerate(chunks) if index and chunk.lower() in AFTER_NAME]
         parts = [self._part(chunk) for chunk in chunks if chunk not in after]
-        leading = sorted(
-            (part for index, part in enumerate(parts) if index and part.location), key=lambda p: (p.rank, p.order)
-        )
+        leading = [part for index, part in enumerate(parts) if index and part.location]
         rest = [part for part in parts if part not in leading]
-        words = " ".join([*(part.text for part in [*leading, *rest[:1]]), *(self._part(word).text for word in after)])
+        words = " ".join(
+            [*_fronted(leading, rest[0] if rest else _Part("")), *(self._part(word).text for word in after)]
+        )
         translated = ", ".join(chunk for chunk in [words, *(part.text for part in rest[1:]), reference] if chunk)
         unknown = tuple(dict.fromkeys(word for part in parts for word in part.unknown))
         return Translation(text, _styled(translated, body or source), unknown)
@@ -312,7 +313,8 @@ class Translator:
         qualifier = bool(units) and all(unit.kind in {"location", "modifier"} for unit in units)
         rank = 1 if qualifier and any(unit.kind == "modifier" for unit in units) else 0
         order = min(map(_order, front), default=2)
-        return _Part(" ".join([*front, *([lead] if lead else []), *others]), unknown, qualifier, rank, order)
+        text = " ".join([*front, *([lead] if lead else []), *others])
+        return _Part(text, unknown, qualifier, rank, order, tuple(front))
 
     def _noun_like(self, unit: _Unit) -> bool:
         named = unit.kind == "location" and unit.text.rsplit(" ", 1)[-1] in self._turkish_words
@@ -370,6 +372,15 @@ def _singular_forms(word: str) -> Iterator[str]:
     for cut, add in (("ies", "y"), ("es", ""), ("s", "")):
         if word.endswith(cut) and len(word) > len(cut) + 2:
             yield word[: -len(cut)] + add
+
+
+def _fronted(leading: list[_Part], first: _Part) -> list[str]:
+    """The name's first part with the qualifiers given after it in front: every location first, front/rear before
+    left/right before the rest ("Handle, front door, outside LH" → "ön sol dış kapı kolu"), then the modifiers."""
+    places = [part.text for part in leading if part.rank == 0] + list(first.places)
+    body = first.text[len(" ".join(first.places)) :].strip() if first.places else first.text
+    qualities = [part.text for part in leading if part.rank]
+    return [text for text in [*sorted(places, key=_order), *qualities, body] if text]
 
 
 def _order(location: str) -> int:
