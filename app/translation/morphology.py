@@ -69,14 +69,19 @@ def compound_plural(compound: str, known_words: Container[str]) -> str:
 
 
 def possessive_stem(word: str, known_words: Container[str]) -> str | None:
-    """The noun a possessive form was made of (`filtresi` → `filtre`, `kilidi` → `kilit`), or None where it cannot
-    be told: after a consonant the stem must be one of `known_words`."""
+    """The noun a possessive form was made of (`filtresi` → `filtre`, `kilidi` → `kilit`, `kemeri` → `kemer`), or
+    None where it cannot be told: a word that is itself one of `known_words` (soğutucu) is no possessive, and after a
+    consonant a stem among `known_words` wins (kilit, whose possessive is irregular)."""
     if len(word) < 3 or word[-1] not in "ıiuü":
         return None
     if word[-2] == "s" and word[-3] in VOWELS and possessive(word[:-2]) == word:
         return word[:-2]
     stems = (word[:-1], word[:-2] + UNSOFTENED.get(word[-2], word[-2]))
-    return next((stem for stem in stems if stem in known_words and word.startswith(stem[:-1])), None)
+    known = next((stem for stem in stems if stem in known_words and word.startswith(stem[:-1])), None)
+    if known or word in known_words:
+        return known
+    # a noun the dictionary lacks alone (kemer in "emniyet kemeri"): the stem whose possessive it is, softened first
+    return next((stem for stem in reversed(stems) if stem[-1] not in VOWELS and possessive(stem) == word), None)
 
 
 def with_suffix(compound: str, known_words: Container[str], like: str | None = None) -> str | None:

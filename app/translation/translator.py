@@ -243,7 +243,7 @@ class Translator:
             inverted = across and all(unit.kind == "modifier" for unit in apart)
         else:
             heads = [unit for unit in self._units(first.split()) if unit.kind != "modifier"]
-            generic = len(heads) == 1 and heads[0].term is not None and heads[0].term.generic
+            generic = len(heads) == 1 and heads[0].term is not None and heads[0].term.generic and not heads[0].plural
             inverted = across or (generic and any(unit.kind in {"noun", "unknown"} or _acronym(unit) for unit in apart))
         return [merged, *chunks[2:]] if inverted else chunks
 
