@@ -298,7 +298,7 @@ class Translator:
         return adjective and " ".join([*(unit.text for unit in before), adjective])
 
     def _phrase(self, words: list[str], lead: str = "") -> _Part:
-        units = self._units(words)
+        units = _tidied(self._units(words))
         # a location that names a part ("front axle": ön aks) makes a compound too: "ön aks kirişi"
         nouns = [index for index, unit in enumerate(units) if self._noun_like(unit)]
         head = nouns[-1] if nouns else None
@@ -372,6 +372,21 @@ def _singular_forms(word: str) -> Iterator[str]:
     for cut, add in (("ies", "y"), ("es", ""), ("s", "")):
         if word.endswith(cut) and len(word) > len(cut) + 2:
             yield word[: -len(cut)] + add
+
+
+def _tidied(units: list[_Unit]) -> list[_Unit]:
+    """A word the next term already says is dropped ("brake wheel cylinder": fren + fren silindiri), and a noun after
+    a number stays singular, as Turkish counts ("3 pieces": 3 parça)."""
+    kept = [unit for unit, after in zip(units, [*units[1:], None], strict=True) if not _said_by(unit, after)]
+    for before, unit in zip([None, *kept[:-1]], kept, strict=True):
+        if unit.plural and before is not None and before.text.replace(".", "").replace(",", "").isdigit():
+            unit.plural = False
+    return kept
+
+
+def _said_by(unit: _Unit, after: _Unit | None) -> bool:
+    both = after is not None and unit.term is not None and after.term is not None and not unit.plural
+    return both and after.text.startswith(unit.text + " ") and unit.kind == "noun"
 
 
 def _fronted(leading: list[_Part], first: _Part) -> list[str]:

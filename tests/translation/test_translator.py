@@ -295,6 +295,8 @@ def test_real_catalog_names_come_out_as_a_clerk_says_them():
         ("Radiator fan, with control unit, 12V", "Kontrol üniteli radyatör fanı, 12V"),
         ("Lambda sensor, after catalytic converter", "Lambda sondası, katalitik konvertör sonrası"),
         ("Front axle beam", "Ön aks kirişi"),  # a position that names a part makes a compound
+        ("Brake wheel cylinder", "Fren silindiri"),  # not "fren fren silindiri"
+        ("Clutch kit, 3 pieces", "Debriyaj seti, 3 parça"),  # singular after a number
     ],
 )  # fmt: skip
 def test_catalog_conventions(english, turkish):
