@@ -196,9 +196,9 @@ class Translator:
         parts = [self._part(chunk) for chunk in chunks if chunk not in after]
         leading = [part for index, part in enumerate(parts) if index and part.location]
         rest = [part for part in parts if part not in leading]
-        words = " ".join(
-            [*_fronted(leading, rest[0] if rest else _Part("")), *(self._part(word).text for word in after)]
-        )
+        placed = bool(chunks) and self._terms.get(chunks[0].split(" ")[0].lower(), Term("", "")).kind == "location"
+        first = _fronted(leading, rest[0] if rest else _Part(""), placed)
+        words = " ".join([*first, *(self._part(word).text for word in after)])
         translated = ", ".join(chunk for chunk in [words, *(part.text for part in rest[1:]), reference] if chunk)
         unknown = tuple(dict.fromkeys(word for part in parts for word in part.unknown))
         return Translation(text, _styled(translated, body or source), unknown)
@@ -206,13 +206,13 @@ class Translator:
     def _unshouted(self, text: str) -> str:
         """An all-capital name (Toyota, Ford, Hyundai) read in lower case: its longer words are words, not acronyms
         (one of up to three letters may be one: ABS, EGR), and a hyphen after a generic part noun or ASSY is the comma
-        of an inverted name ("FILTER ASSY-OIL", "BELT-TIMING"; a term such as "V-BELT" stays whole)."""
+        of an inverted name ("FILTER ASSY-OIL", "BUMPER-FRONT"; a term such as "V-BELT" stays whole)."""
         words = [word if len(word) <= 3 or _kept_code(word) else word.lower() for word in text.split(" ")]
         for index, word in enumerate(words):
             left, dash, right = word.partition("-")
             term = self._terms.get(left.lower())
-            generic = left.lower() in ASSEMBLY or (term is not None and term.generic)
-            if dash and right and generic and word.lower() not in self._terms:
+            noun = left.lower() in ASSEMBLY or (term is not None and term.kind == "noun")
+            if dash and right and noun and word.lower() not in self._terms:
                 words[index] = f"{left}, {right}"
                 break
         return " ".join(words)
@@ -389,11 +389,16 @@ def _said_by(unit: _Unit, after: _Unit | None) -> bool:
     return both and after.text.startswith(unit.text + " ") and unit.kind == "noun"
 
 
-def _fronted(leading: list[_Part], first: _Part) -> list[str]:
+def _fronted(leading: list[_Part], first: _Part, placed: bool) -> list[str]:
     """The name's first part with the qualifiers given after it in front: every location first, front/rear before
-    left/right before the rest ("Handle, front door, outside LH" → "ön sol dış kapı kolu"), then the modifiers."""
+    left/right before the rest ("Handle, front door, outside LH" → "ön sol dış kapı kolu"), then the modifiers. A
+    first part that starts with a position in a term of its own ("Rear silencer, left": arka susturucu) gives it up
+    to the others when `placed`."""
     places = [part.text for part in leading if part.rank == 0] + list(first.places)
     body = first.text[len(" ".join(first.places)) :].strip() if first.places else first.text
+    said, _, rest = body.partition(" ")
+    if placed and places and not first.places and rest and LOCATION_ORDER.get(said) == 0:  # "Rear silencer, left"
+        places, body = [*places, said], rest
     qualities = [part.text for part in leading if part.rank]
     return [text for text in [*sorted(places, key=_order), *qualities, body] if text]
 
