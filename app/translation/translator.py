@@ -227,9 +227,7 @@ class Translator:
             return chunks
         first, second = chunks[0], FOR_START.sub("", chunks[1])
         if second.lower() in KITS:  # "Piston rings, set" → "Piston ring set"
-            *words, last = first.split(" ")
-            single = next((form for form in _singular_forms(last.lower()) if self.knows(form)), last)
-            return [" ".join([*words, single, second]), *chunks[2:]]
+            return [f"{self._singular_phrase(first)} {second}", *chunks[2:]]
         if any(pattern.search(second) for pattern, *_ in CLAUSES) or any(p.match(second) for p, _ in DATES):
             return chunks
         if second.lower().rsplit(" ", 1)[-1] in PIECES:  # "Oil sump, lower part": a piece of it, not for it
@@ -262,8 +260,8 @@ class Translator:
             if not match:
                 continue
             head, said = chunk[: match.start()].strip(), match.group(1)
-            if pattern is FOR and head and self._compounds(said):
-                return self._part(f"{said} {head}", lead)  # "Bracket f. radiator" → "radiator Bracket"
+            if pattern is FOR and head and self._compounds(said):  # "Bracket f. radiator" → "radiator Bracket"
+                return self._part(f"{self._singular_phrase(said)} {head}", lead)
             if pattern is WITH and (adjective := self._with_adjective(said)):
                 lead = f"{lead} {adjective}".strip()
                 return self._part(head, lead) if head else _Part(lead, location=True, rank=1)
@@ -279,6 +277,13 @@ class Translator:
             return _Part(f"{lead} {text}".strip(), [word for part in parts for word in part.unknown])
         return self._phrase(chunk.split(), lead)
 
+    def _singular_phrase(self, phrase: str) -> str:
+        """A phrase with its last word in the singular where the dictionary knows that ("wheel bolts" → "wheel
+        bolt"): a noun that qualifies another is singular in Turkish ("bijon cıvatası kapağı")."""
+        *words, last = phrase.split(" ")
+        single = next((form for form in _singular_forms(last.lower()) if self.knows(form)), last)
+        return " ".join([*words, single])
+
     def _compounds(self, said: str) -> bool:
         """Whether "A for B" is the compound "B A": B is a part, an assembly or an acronym (ABS), nothing else."""
         if any(pattern.search(said) for pattern, *_ in CLAUSES) or AND.search(f" {said} "):
@@ -290,6 +295,8 @@ class Translator:
     def _with_adjective(self, said: str) -> str | None:
         """The adjective of "with X": "with gasket" → "contalı", "w/ wear sensor" → "aşınma sensörlü"."""
         units = self._units(said.split())
+        if units and all(unit.kind == "modifier" for unit in units):  # "with collar": flanşlı already
+            return " ".join(unit.text for unit in units)
         if not units or units[-1].kind != "noun" or any(unit.term is None for unit in units):
             return None
         *before, last = units

@@ -297,6 +297,8 @@ def test_real_catalog_names_come_out_as_a_clerk_says_them():
         ("Front axle beam", "Ön aks kirişi"),  # a position that names a part makes a compound
         ("Brake wheel cylinder", "Fren silindiri"),  # not "fren fren silindiri"
         ("Clutch kit, 3 pieces", "Debriyaj seti, 3 parça"),  # singular after a number
+        ("Cover for wheel bolts", "Bijon cıvatası kapağı"),  # the noun before another is singular
+        ("Bolt with collar", "Flanşlı cıvata"),  # "with" an adjective already
     ],
 )  # fmt: skip
 def test_catalog_conventions(english, turkish):
