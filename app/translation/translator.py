@@ -40,6 +40,7 @@ CLAUSES = (  # (pattern of a trailing clause, Turkish with {x}, whether it goes 
     (re.compile(r"^(?:after|downstream of) (.+)$", re.I), "{x} sonrası", False),
 )
 ASSEMBLY = frozenset({"assy", "asy"})  # Hyundai's "FILTER ASSY-OIL": the hyphen is an inverted name's comma
+FUNCTIONS = frozenset({"return", "feed", "supply", "inlet", "outlet", "input", "output", "pressure", "suction"})
 PIECES = frozenset({"part", "section", "half", "piece"})
 KITS = frozenset({"set", "kit", "repair kit"})  # "Brake pads, set": the set of them
 AFTER_NAME = frozenset({"assy", "asy", "sub-assy", "cpl.", "cpl", "compl.", "compl", "assembly"})  # "X, cpl.": X komple
@@ -191,7 +192,7 @@ class Translator:
             body, reference = source[: match.start()].rstrip(" ,;"), source[match.start() :]
         read = self._unshouted(body) if _all_capitals(body) else body
         chunks = [chunk.strip() for chunk in SEPARATOR.split(read) if chunk.strip()]
-        chunks = self._inverted(chunks)
+        chunks = _functions_inside(self._inverted(chunks))
         after = [chunk for index, chunk in enumerate(chunks) if index and chunk.lower() in AFTER_NAME]
         parts = [self._part(chunk) for chunk in chunks if chunk not in after]
         leading = [part for index, part in enumerate(parts) if index and part.location]
@@ -379,6 +380,15 @@ def _singular_forms(word: str) -> Iterator[str]:
     for cut, add in (("ies", "y"), ("es", ""), ("s", "")):
         if word.endswith(cut) and len(word) > len(cut) + 2:
             yield word[: -len(cut)] + add
+
+
+def _functions_inside(chunks: list[str]) -> list[str]:
+    """ "Fuel line, return" → "Fuel return line": what a pipe or a line carries goes before its head noun."""
+    functions = [chunk for chunk in chunks[1:] if chunk.lower() in FUNCTIONS]
+    if not functions or " " not in chunks[0]:
+        return chunks
+    *words, head = chunks[0].split(" ")
+    return [" ".join([*words, *functions, head]), *(chunk for chunk in chunks[1:] if chunk not in functions)]
 
 
 def _tidied(units: list[_Unit]) -> list[_Unit]:

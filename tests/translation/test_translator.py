@@ -299,6 +299,7 @@ def test_real_catalog_names_come_out_as_a_clerk_says_them():
         ("Clutch kit, 3 pieces", "Debriyaj seti, 3 parça"),  # singular after a number
         ("Cover for wheel bolts", "Bijon cıvatası kapağı"),  # the noun before another is singular
         ("Bolt with collar", "Flanşlı cıvata"),  # "with" an adjective already
+        ("Pipe, coolant, return", "Soğutma suyu dönüş borusu"),  # what a pipe carries goes before it
     ],
 )  # fmt: skip
 def test_catalog_conventions(english, turkish):
