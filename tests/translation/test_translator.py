@@ -239,3 +239,78 @@ def test_any_text_translates_without_an_error(text):
 
     assert isinstance(translation.text, str)
     assert all(word == word.lower() for word in translation.unknown)
+
+
+def _catalog_names() -> list[tuple[str, str]]:
+    lines = Path(__file__).with_name("catalog_names.tsv").read_text(encoding="utf-8").splitlines()
+    return [(english, turkish) for english, turkish in (line.split("\t") for line in lines if line and line[0] != "#")]
+
+
+def test_real_catalog_names_come_out_as_a_clerk_says_them():
+    names = _catalog_names()
+    old = (Path(__file__).with_name("real_world_names.txt")).read_text(encoding="utf-8").splitlines()
+    translator = default_translator()
+    wrong = [
+        (english, turkish, said)
+        for english, turkish in names
+        if (said := translator.translate(english).text) != turkish
+    ]
+    for english, turkish, said in wrong:
+        print(f"{english!r}: expected {turkish!r}, got {said!r}")
+
+    assert len(names) >= 400 and len(dict(names)) == len(names)
+    assert {name for name in old if name and not name.startswith("#")} <= dict(names).keys()
+    assert 1 - len(wrong) / len(names) >= 0.97, wrong
+
+
+@pytest.mark.parametrize(
+    ("english", "turkish"),
+    [
+        ("Seal, oil pump", "Yağ pompası contası"),  # an inverted name, in English order again
+        ("Gasket, exhaust manifold, rear", "Arka egzoz manifoldu contası"),
+        ("Bracket, for alternator", "Alternatör braketi"),
+        ("Bolt, hexagon head, M10X1,5X30", "Altıgen cıvata, M10X1,5X30"),
+        ("SENSOR ASSY, OXYGEN, NO.2", "OKSİJEN SENSÖRÜ KOMPLE, NO.2"),
+        ("HOSE - HEATER", "KALORİFER HORTUMU"),  # Ford's dash
+        ("GASKET-EXHAUST MANIFOLD", "EGZOZ MANİFOLDU CONTASI"),  # Hyundai's hyphen
+        ("Bracket f. alternator", "Alternatör braketi"),  # "for"/"f.": a compound
+        ("Hose for turbocharger", "Turbo şarj hortumu"),
+        ("Cover for ABS", "ABS kapağı"),
+        ("Oil cooler with gasket", "Contalı yağ soğutucusu"),  # "with": the adjective -lı/-li/-lu/-lü
+        ("Headlight w/ bulbs", "Ampullü far"),
+        ("Fuel pump with sender unit", "Şamandıralı yakıt pompası"),
+        ("Housing with oil cooler", "Yağ soğutuculu gövde"),
+        ("Hub w/bearing, front", "Ön rulmanlı porya"),
+        ("Hexagon bolt with washer M10X25", "Pullu altıgen cıvata M10X25"),
+        ("Door handle, outer, rear left", "Arka sol dış kapı kolu"),  # front/rear, left/right, then the rest
+        ("Seat, right front", "Ön sağ koltuk"),
+        ("Exhaust rubber mounting", "Egzoz lastik takozu"),  # an adjective and a noun take the possessive
+        ("Cylinder head cover assy", "Külbütör kapağı komple"),
+        ("Heater valve, with seal, LH", "Sol contalı kalorifer musluğu"),
+        ("Hose clamp 25-40", "Hortum kelepçesi 25-40"),  # a size is not the head
+        ("Brake caliper, RH, cpl.", "Sağ fren kaliperi komple"),  # ASSY, cpl.: after the name
+        ("Front bumper cover", "Ön tampon kaplaması"),  # "front" + "bumper cover"
+        ("Brake pads, set", "Fren balata seti"),
+        ("Spark plugs, set of 6", "Bujiler, 6'lı set"),
+        ("Radiator fan, with control unit, 12V", "Kontrol üniteli radyatör fanı, 12V"),
+        ("Lambda sensor, after catalytic converter", "Lambda sondası, katalitik konvertör sonrası"),
+        ("Front axle beam", "Ön aks kirişi"),  # a position that names a part makes a compound
+        ("Brake wheel cylinder", "Fren silindiri"),  # not "fren fren silindiri"
+        ("Clutch kit, 3 pieces", "Debriyaj seti, 3 parça"),  # singular after a number
+        ("Cover for wheel bolts", "Bijon cıvatası kapağı"),  # the noun before another is singular
+        ("Bolt with collar", "Flanşlı cıvata"),  # "with" an adjective already
+        ("Pipe, coolant, return", "Soğutma suyu dönüş borusu"),  # what a pipe carries goes before it
+    ],
+)  # fmt: skip
+def test_catalog_conventions(english, turkish):
+    translation = default_translator().translate(english)
+
+    assert translation.text == turkish
+    assert translation.complete
+
+
+def test_a_word_of_an_all_capital_name_is_not_taken_for_an_acronym():
+    translation = default_translator().translate("BOLT, SPARX")
+
+    assert translation.unknown == ("sparx",)
+    assert default_translator().translate("SENSOR, ABS").text == "ABS SENSÖRÜ"
