@@ -8,10 +8,11 @@ import io
 from decimal import Decimal
 from typing import Any
 from urllib.parse import quote as url_quote
+from urllib.parse import urljoin
 
 import sqlalchemy as sa
 from babel.numbers import format_decimal
-from flask import url_for
+from flask import request, url_for
 from flask_babel import force_locale
 from flask_babel import gettext as _
 
@@ -151,8 +152,5 @@ def preview_card(quote: Quote, shop: str, totals: services.Totals) -> dict[str, 
             description = _("%(vehicle)s · total %(total)s (VAT included)", vehicle=quote.vehicle_title, total=gross)
         else:
             description = _("Total %(total)s (VAT included)", total=gross)
-    image = url_for("static", filename=PREVIEW_IMAGE, _external=True)
+    image = urljoin(request.host_url, url_for("static", filename="img/quote-card.png"))  # 600 x 315, a preview card
     return {"title": title, "description": description, "image": image}
-
-
-PREVIEW_IMAGE = "img/quote-card.png"
