@@ -23,6 +23,7 @@ from app import (
     quotes,
     referrals,
     shelf,
+    shops,
     site,
     storage,
     translation,
@@ -59,6 +60,7 @@ from app.notifications import models as notifications_models
 from app.quotes import models as quotes_models
 from app.referrals import models as referrals_models
 from app.shelf import models as shelf_models
+from app.shops import models as shops_models
 from app.sources.cli import register_sources_commands
 from app.translation import models as translation_models
 from app.vehicles import models as vehicles_models
@@ -77,6 +79,7 @@ DOMAINS = (
     notifications,
     referrals,
     auth,
+    shops,
     billing,
     vehicles,
     shelf,
@@ -100,6 +103,7 @@ LOCAL_SERVICES = [
 # Every domain's models, so the metadata (and so migrations) knows every table.
 MODELS = (
     accounts_models,
+    shops_models,
     auth_models,
     notifications_models,
     billing_models,

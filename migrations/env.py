@@ -43,9 +43,24 @@ def run_migrations_online():
     conf_args.setdefault("render_item", render_item)
 
     with target_db.engine.connect() as connection:
+        sqlite = connection.dialect.name == "sqlite"
+        if sqlite:
+            # A batch migration copies a table, drops the old one and renames the copy: with foreign keys enforced,
+            # SQLite's DROP TABLE deletes its rows first and so fires every ON DELETE CASCADE that points at it (the
+            # user table's sessions, quotes, history). The pragma only takes effect outside a transaction; the keys
+            # are checked once every migration has run.
+            connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+            connection.commit()  # ends the transaction SQLAlchemy began for the pragma, so migrations begin their own
         context.configure(connection=connection, target_metadata=target_db.metadata, **conf_args)
         with context.begin_transaction():
             context.run_migrations()
+            if sqlite:
+                broken = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+                if broken:
+                    raise RuntimeError(f"the migrations left rows whose foreign keys point nowhere: {broken[:5]}")
+        if sqlite:
+            connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+            connection.commit()
 
 
 if context.is_offline_mode():

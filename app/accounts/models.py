@@ -12,6 +12,8 @@ from app.core.db import UTCDateTime, utcnow
 from app.extensions import db
 
 ROLES = ("user", "admin")
+# A member's role in their shop, lowest first: each may do what the roles below it may.
+SHOP_ROLES = ("clerk", "manager", "owner")
 STATUSES = ("active", "suspended", "banned")
 
 
@@ -32,6 +34,11 @@ class User(db.Model):
     referral_code: Mapped[str] = mapped_column(sa.String(16), unique=True)
     # The interface language the user chose (the header switch); None: never chose, Turkish.
     locale: Mapped[str | None] = mapped_column(sa.String(5))
+    # The one shop the person belongs to, their role in it and the branch they work in (chosen, remembered). Set in
+    # the transaction that adds the user (`accounts.signals.user_created`); a removed member gets a shop of their own.
+    shop_id: Mapped[uuid.UUID | None] = mapped_column(sa.ForeignKey("shop.id", ondelete="RESTRICT"), index=True)
+    shop_role: Mapped[str] = mapped_column(sa.String(10), default="owner")
+    branch_id: Mapped[int | None] = mapped_column(sa.ForeignKey("branch.id", ondelete="SET NULL"))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
 
@@ -40,6 +47,7 @@ class User(db.Model):
     __table_args__ = (
         sa.CheckConstraint("role IN ('user', 'admin')", name="role"),
         sa.CheckConstraint("status IN ('active', 'suspended', 'banned')", name="status"),
+        sa.CheckConstraint("shop_role IN ('clerk', 'manager', 'owner')", name="shop_role"),
     )
 
     @property
@@ -49,6 +57,10 @@ class User(db.Model):
     @property
     def is_admin(self) -> bool:
         return self.role == "admin"
+
+    def has_shop_role(self, needed: str) -> bool:
+        """Whether the member's role in their shop is `needed` or above it."""
+        return SHOP_ROLES.index(self.shop_role) >= SHOP_ROLES.index(needed)
 
     # Flask-Login's user protocol.
     is_authenticated = True

@@ -5,13 +5,16 @@ from __future__ import annotations
 import logging
 import re
 import secrets
+import uuid
 
 import sqlalchemy as sa
+from flask import current_app
 from flask_babel import gettext as _
 from flask_login import AnonymousUserMixin
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from app.accounts.models import ROLES, Account, User
+from app.accounts.models import ROLES, SHOP_ROLES, Account, User
+from app.accounts.signals import user_created
 from app.core.errors import ApiError
 from app.extensions import db
 
@@ -71,11 +74,19 @@ def generate_referral_code() -> str:
 
 
 def create_user(
-    *, email: str, name: str, password: str | None = None, role: str = "user", email_verified: bool = False
+    *,
+    email: str,
+    name: str,
+    password: str | None = None,
+    role: str = "user",
+    email_verified: bool = False,
+    shop_id: uuid.UUID | None = None,
+    shop_role: str = "owner",
 ) -> User:
-    """Create a user; a taken e-mail is refused, a referral code collision is retried with a new code."""
+    """Create a user; a taken e-mail is refused, a referral code collision is retried with a new code. The user joins
+    `shop_id` as `shop_role`, or with no shop named gets a one-person shop of their own (`user_created`)."""
     email = validate_email(normalize_email(email))
-    if role not in ROLES:
+    if role not in ROLES or shop_role not in SHOP_ROLES:
         raise ApiError("invalid_role", _("Unknown role."), 400)
     if find_user_by_email(email) is not None:
         raise ApiError("email_taken", _("An account with this e-mail already exists."), 409)
@@ -88,6 +99,8 @@ def create_user(
             role=role,
             email_verified=email_verified,
             referral_code=generate_referral_code(),
+            shop_id=shop_id,
+            shop_role=shop_role,
         )
         try:
             with db.session.begin_nested():
@@ -97,6 +110,7 @@ def create_user(
                 raise ApiError("email_taken", _("An account with this e-mail already exists."), 409) from None
             log.info("referral code collision, drawing again")
             continue
+        user_created.send(current_app._get_current_object(), user=user)
         return user
     raise RuntimeError("could not draw a free referral code")
 

@@ -83,10 +83,15 @@ def guard() -> Response | None:
     session = current_session()
     if session is not None and session.impersonation_readonly and request.method not in SAFE_METHODS:
         raise ApiError("read_only_session", _("This is a read-only session: changes are not allowed."), 403)
-    # 3. Roles.
+    # 3. Roles: the site's (admin), else the member's in their shop; a view that declares neither is for no one.
     role = getattr(view, "required_role", None)
-    if role is not None and getattr(user, "role", None) != role:
-        raise ApiError("forbidden", _("You are not allowed to do this."), 403)
+    if role is not None:
+        if getattr(user, "role", None) != role:
+            raise ApiError("forbidden", _("You are not allowed to do this."), 403)
+        return None
+    needed = getattr(view, "shop_role", None)
+    if needed is not None and user.is_authenticated and not user.has_shop_role(needed):
+        raise ApiError("forbidden", _("Your role in the shop does not allow this."), 403)
     return None
 
 

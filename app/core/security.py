@@ -270,6 +270,17 @@ def requires_role(role: str) -> Callable[[View], View]:
     return mark
 
 
+def shop_role(role: str) -> Callable[[View], View]:
+    """Declare the least role in their shop a member needs for this view ("clerk", "manager" or "owner"); the guard
+    (app.auth.guards) refuses a view that is neither public, nor for the site's admins, nor declares one."""
+
+    def mark(view: View) -> View:
+        view.shop_role = role  # type: ignore[attr-defined]
+        return view
+
+    return mark
+
+
 def token_is_valid(given: str | None, expected: str | None) -> bool:
     """Compare in constant time; an empty configured token matches nothing."""
     if not expected or not given:
