@@ -35,9 +35,9 @@ class KeyPrincipal:
     is_admin = False
 
     def __init__(self, user: User, key_id: int, key_role: str) -> None:
-        self._user = user
-        self.api_key_id = key_id
-        self.key_role = key_role
+        object.__setattr__(self, "_user", user)
+        object.__setattr__(self, "api_key_id", key_id)
+        object.__setattr__(self, "key_role", key_role)
 
     @property
     def shop_role(self) -> str:
@@ -56,6 +56,9 @@ class KeyPrincipal:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._user, name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        setattr(self._user, name, value)  # a service's change (the branch worked in) lands on the row, as for a session
 
     def __repr__(self) -> str:
         return f"<KeyPrincipal key={self.api_key_id} {self.shop_role} of {self._user.id}>"
