@@ -61,6 +61,7 @@ from app.quotes import models as quotes_models
 from app.referrals import models as referrals_models
 from app.shelf import models as shelf_models
 from app.shops import models as shops_models
+from app.shops.keys import models as shop_keys_models
 from app.sources.cli import register_sources_commands
 from app.translation import models as translation_models
 from app.vehicles import models as vehicles_models
@@ -104,6 +105,7 @@ LOCAL_SERVICES = [
 MODELS = (
     accounts_models,
     shops_models,
+    shop_keys_models,
     auth_models,
     notifications_models,
     billing_models,

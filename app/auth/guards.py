@@ -13,10 +13,12 @@ from flask import Flask, Response, current_app, g, has_request_context, redirect
 from flask_babel import gettext as _
 from flask_login import LoginManager, current_user
 
+from app.auth.api_keys import INVALID, KeyPrincipal, key_principal, rate_limit_identity
 from app.auth.models import AuthSession
 from app.auth.services import ensure_active
 from app.auth.session_cache import init_session_cache
 from app.auth.sessions import COOKIE_NAME, find_live_session
+from app.core import throttle
 from app.core.db import SAFE_METHODS
 from app.core.errors import ApiError, is_api_request
 from app.core.openapi import documented_without_body
@@ -34,9 +36,10 @@ def allow_inactive(view: View) -> View:
 
 
 def current_session() -> AuthSession | None:
-    """The session row behind this request's cookie, if any (loaded once per request)."""
+    """The session row behind this request's cookie, if any (loaded once per request); none for a request made with a
+    shop API key, which the key alone authenticates."""
     if "auth_session" not in g:
-        g.auth_session = find_live_session(request.cookies.get(COOKIE_NAME))
+        g.auth_session = None if key_principal() is not None else find_live_session(request.cookies.get(COOKIE_NAME))
     return g.auth_session
 
 
@@ -51,7 +54,11 @@ def _request_user() -> Any:
     as its own loader does): its loader would add only what this app does not use (signals, the session-protection
     hash of the address and user agent, the remember cookie) before asking `_load_user` above."""
     if "_login_user" not in g:
-        g._login_user = _load_user(request) or login_manager.anonymous_user()
+        principal = key_principal()
+        if principal is INVALID:
+            g._login_user = login_manager.anonymous_user()
+            raise ApiError("invalid_api_key", _("This API key is not valid: it is unknown, revoked or expired."), 401)
+        g._login_user = principal or _load_user(request) or login_manager.anonymous_user()
     return g._login_user
 
 
@@ -84,6 +91,8 @@ def guard() -> Response | None:
     if session is not None and session.impersonation_readonly and request.method not in SAFE_METHODS:
         raise ApiError("read_only_session", _("This is a read-only session: changes are not allowed."), 403)
     # 3. Roles: the site's (admin), else the member's in their shop; a view that declares neither is for no one.
+    if isinstance(user, KeyPrincipal) and getattr(view, "person_only", False):
+        raise ApiError("api_key_not_allowed", _("An API key cannot be used for this; sign in instead."), 403)
     role = getattr(view, "required_role", None)
     if role is not None:
         if getattr(user, "role", None) != role:
@@ -165,5 +174,6 @@ def init_auth(app: Flask) -> None:
     init_session_cache(app)
     app.context_processor(impersonation_banner)
     app.jinja_env.globals["site_account"] = site_account
+    throttle.identify_callers_with(rate_limit_identity)
     app.before_request(cookie_api_csrf_check)
     app.before_request(guard)
