@@ -20,7 +20,7 @@ import sqlalchemy as sa
 from flask_migrate import downgrade, upgrade
 
 from app.accounts.services import hash_password
-from app.extensions import db
+from app.extensions import db, redis_store
 from tests.conftest import PASSWORD, SITE
 from tests.support.databases import empty_database
 
@@ -45,6 +45,7 @@ class Dealer:
     shelf: dict[str, tuple[int, str, str]] = field(default_factory=dict)  # number: stock, price, own code
     fit_answers: dict[int, dict[str, Any]] = field(default_factory=dict)  # vehicle id: {fact: value}
     fitting_only: bool = False
+    picks: dict[str, int] = field(default_factory=dict)  # VIN: the vehicle id a decode of it answers
 
 
 class Seeder:
@@ -152,6 +153,7 @@ def _full_dealer(seed: Seeder, plans: dict[str, int], vehicles: list[int]) -> De
     _decoded(seed, dealer.id, vehicles[2], "WVWZZZ3CZEE000002", days_ago=2)
     dealer.history = ["WVWZZZ3CZEE000002", "WVWZZZ1KZAW000001"]
     seed.add("vehicle_pick", user_id=dealer.id, vin="WVWZZZ3CZEE000002", vehicle_id=vehicles[2], picked_at=seed.at(2))
+    dealer.picks = {"WVWZZZ3CZEE000002": vehicles[2]}
     first = _quote(seed, dealer.id, "Ahmet Usta", [("Fren balatası", "2", "450.00"), ("İşçilik", "1", "300.00")])
     second = _quote(seed, dealer.id, "Mehmet Bey", [("Yağ filtresi", "1", "150.00")])
     dealer.quotes = {first: ("Ahmet Usta", ["Fren balatası", "İşçilik"], "1440.00"),
@@ -181,6 +183,7 @@ def _second_dealer(seed: Seeder, plans: dict[str, int], vehicles: list[int]) -> 
     _decoded(seed, dealer.id, vehicles[1], "WVWZZZ3CZEE000002", days_ago=3)
     dealer.history = ["WVWZZZ1KZAW000001", "WVWZZZ3CZEE000002"]
     seed.add("vehicle_pick", user_id=dealer.id, vin="WVWZZZ3CZEE000002", vehicle_id=vehicles[1], picked_at=seed.at(3))
+    dealer.picks = {"WVWZZZ3CZEE000002": vehicles[1]}
     only = _quote(seed, dealer.id, "Ayşe Hanım", [])
     dealer.quotes = {only: ("Ayşe Hanım", [], "0.00")}
     seed.add("fit_answer", vehicle_id=vehicles[0], user_id=dealer.id, fact="engine_code", value="CBZA",
@@ -229,6 +232,11 @@ def _answers_as_seeded(app, dealer: Dealer) -> None:
         fit = client.get(f"/api/vehicles/{vehicle_id}/fit").get_json()
         assert {answer["fact"]: answer["value"] for answer in fit["answers"]} == answers
     assert client.get("/api/fit/preference").get_json() == {"fittingOnly": dealer.fitting_only}
+    # Last: a decode logs itself and moves the vehicle to the top of the history. A VIN with only candidates and no
+    # brand of ours is answered from the dealer's own pick, with no upstream call.
+    for vin, vehicle_id in dealer.picks.items():
+        decoded = client.post("/api/vehicles/decode", json={"vin": vin}, headers=SITE).get_json()
+        assert (decoded["result"], decoded["vehicle"]["id"]) == ("vehicle", vehicle_id)
 
 
 def _one_shop_each(dealers: list[Dealer]) -> None:
@@ -254,6 +262,7 @@ def test_the_move_to_shops_keeps_every_row_and_every_answer(make_app, tmp_path):
         app = make_app(SQLALCHEMY_DATABASE_URI=url)
         with app.app_context():
             try:
+                redis_store.client.flushdb()  # no resolve cache of another test's VINs: the picks must answer
                 upgrade(revision=BEFORE_SHOPS)
                 with db.engine.begin() as connection:
                     dealers = _seed(Seeder(connection))
@@ -267,9 +276,11 @@ def test_the_move_to_shops_keeps_every_row_and_every_answer(make_app, tmp_path):
                 _one_shop_each(dealers)
                 for dealer in dealers:
                     _answers_as_seeded(app, dealer)
-                answered = _counts(old_tables)  # signing in wrote sessions; nothing else may have changed
+                answered = _counts(old_tables)  # signing in wrote sessions, decoding logged; nothing else changed
+                decodes = sum(len(dealer.picks) for dealer in dealers)
                 assert {name: count for name, count in answered.items() if count != seeded[name]} == {
-                    "session": seeded["session"] + len(dealers)
+                    "session": seeded["session"] + len(dealers),
+                    "query_log": seeded["query_log"] + decodes,
                 }
 
                 db.session.remove()
