@@ -48,9 +48,10 @@ def run_migrations_online():
             # A batch migration copies a table, drops the old one and renames the copy: with foreign keys enforced,
             # SQLite's DROP TABLE deletes its rows first and so fires every ON DELETE CASCADE that points at it (the
             # user table's sessions, quotes, history). The pragma only takes effect outside a transaction; the keys
-            # are checked once every migration has run.
-            connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
-            connection.commit()  # ends the transaction SQLAlchemy began for the pragma, so migrations begin their own
+            # are checked once every migration has run. Set on the driver's connection: a statement through
+            # SQLAlchemy would begin a transaction first (the engine's "begin" listener), and inside one the pragma
+            # is silently ignored.
+            _pragma(connection, "foreign_keys=OFF")
         context.configure(connection=connection, target_metadata=target_db.metadata, **conf_args)
         with context.begin_transaction():
             context.run_migrations()
@@ -59,8 +60,16 @@ def run_migrations_online():
                 if broken:
                     raise RuntimeError(f"the migrations left rows whose foreign keys point nowhere: {broken[:5]}")
         if sqlite:
-            connection.exec_driver_sql("PRAGMA foreign_keys=ON")
-            connection.commit()
+            _pragma(connection, "foreign_keys=ON")  # the connection goes back to the pool as the app expects it
+
+
+def _pragma(connection, setting):
+    """Run a SQLite pragma outside any transaction (the driver's connection is in autocommit, app.core.db)."""
+    cursor = connection.connection.driver_connection.cursor()
+    try:
+        cursor.execute(f"PRAGMA {setting}")
+    finally:
+        cursor.close()
 
 
 if context.is_offline_mode():
