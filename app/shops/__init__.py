@@ -6,6 +6,6 @@ from flask import Blueprint
 
 def blueprints() -> list[Blueprint]:
     """The domain's blueprints, registered in this order (imported here so that a model import loads no route)."""
-    from app.shops import receivers  # noqa: F401  (connects the one-person shop made for each new user)
+    from app.shops import api, receivers, views  # noqa: F401  (receivers: the one-person shop made for each new user)
 
-    return []
+    return [api.bp, views.bp]
