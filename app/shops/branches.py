@@ -27,7 +27,9 @@ def shaped(branch: Branch) -> dict:
 
 def branch_of_shop(shop_id: uuid.UUID, branch_id: object) -> Branch:
     """A branch of this shop by id; another shop's (or none) is not found."""
-    branch = db.session.get(Branch, branch_id) if isinstance(branch_id, int) and not isinstance(branch_id, bool) else None
+    branch = (
+        db.session.get(Branch, branch_id) if isinstance(branch_id, int) and not isinstance(branch_id, bool) else None
+    )
     if branch is None or branch.shop_id != shop_id:
         raise ApiError("branch_not_found", _("No such branch in your shop."), 404)
     return branch
@@ -39,7 +41,9 @@ def _text(value: object, length: int, *, required: bool) -> str | None:
             raise ApiError("missing_field", _("The branch needs a name."), 400)
         return None
     if not isinstance(value, str) or len(value.strip()) > length:
-        raise ApiError("invalid_field", _("Branch details must be text of at most %(max)d characters.", max=length), 400)
+        raise ApiError(
+            "invalid_field", _("Branch details must be text of at most %(max)d characters.", max=length), 400
+        )
     return value.strip()
 
 
@@ -84,7 +88,9 @@ def delete_branch(actor: User, branch_id: object, move_to: object = None) -> Bra
     db.session.execute(
         sa.update(ShopInvitation).where(ShopInvitation.branch_id == branch.id).values(branch_id=target.id)
     )
-    activity.record(actor, "branch_deleted", _("%(branch)s (members moved to %(target)s)", branch=branch.name, target=target.name))
+    activity.record(
+        actor, "branch_deleted", _("%(branch)s (members moved to %(target)s)", branch=branch.name, target=target.name)
+    )
     db.session.delete(branch)
     db.session.flush()
     return target

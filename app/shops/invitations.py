@@ -78,7 +78,9 @@ def _ensure_a_seat(shop_id: uuid.UUID, seat_limit: int | None) -> None:
         )
 
 
-def invite(actor: User, email: str, role: object, branch_id: object = None, *, seat_limit: int | None) -> ShopInvitation:
+def invite(
+    actor: User, email: str, role: object, branch_id: object = None, *, seat_limit: int | None
+) -> ShopInvitation:
     """Invite `email` into the actor's shop as `role`, starting in `branch_id` (else the actor's branch); refused past
     `seat_limit` (None: no limit), for a member of this shop or an address already invited and pending."""
     email = validate_email(normalize_email(email))
@@ -155,7 +157,9 @@ def revoke(actor: User, invitation_id: int) -> ShopInvitation:
 
 def _dead_link() -> ApiError:
     return ApiError(
-        "invitation_invalid", _("This invitation link is invalid, expired, revoked or already used. Ask for a new one."), 400
+        "invitation_invalid",
+        _("This invitation link is invalid, expired, revoked or already used. Ask for a new one."),
+        400,
     )
 
 

@@ -100,7 +100,9 @@ def invite():
 @bp.post("/dukkan/davetler/<int:invitation_id>/resend")
 @shop_role("manager")
 def resend(invitation_id: int):
-    return _done(lambda: invitations.resend(_user(), invitation_id), _("A new link is sent; the old one no longer works."))
+    return _done(
+        lambda: invitations.resend(_user(), invitation_id), _("A new link is sent; the old one no longer works.")
+    )
 
 
 @bp.post("/dukkan/davetler/<int:invitation_id>/revoke")

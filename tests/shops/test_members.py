@@ -16,7 +16,7 @@ from tests.shops.conftest import accept_as_new, invite
 
 @pytest.fixture
 def staffed(app, owner, person):
-    """The owner's shop with a second branch, a manager and a clerk in the first, a clerk in the second: all signed in."""
+    """The owner's shop with two branches: a manager and a clerk in the first, a clerk in the second, signed in."""
     first = owner.get("/api/shop/branches").get_json()["items"][0]["id"]
     second = owner.api("POST", "/api/shop/branches", {"name": "Ümraniye", "address": "Alemdağ Cd. 5"}).get_json()["id"]
     for email, role, branch in (
@@ -84,7 +84,10 @@ def test_clerks_and_managers_are_kept_to_their_role(staffed):
     assert clerk.api("POST", "/api/shop/branches", {"name": "Kartal"}).status_code == 403
     assert manager.get("/api/shop/activity").status_code == 403
     assert manager.get("/dukkan/hareketler").status_code == 403
-    assert manager.api("PATCH", f"/api/shop/members/{member_id('tezgah1@example.com')}", {"role": "manager"}).status_code == 200
+    assert (
+        manager.api("PATCH", f"/api/shop/members/{member_id('tezgah1@example.com')}", {"role": "manager"}).status_code
+        == 200
+    )
 
 
 def test_the_owner_removes_a_clerk_mid_session_who_is_signed_out_and_gets_a_shop_of_their_own(staffed, person):
