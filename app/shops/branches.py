@@ -10,6 +10,7 @@ from flask_babel import gettext as _
 
 from app.accounts.models import User
 from app.core.errors import ApiError
+from app.core.validation import is_id
 from app.extensions import db
 from app.shops import activity
 from app.shops.models import Branch, ShopInvitation
@@ -27,9 +28,7 @@ def shaped(branch: Branch) -> dict:
 
 def branch_of_shop(shop_id: uuid.UUID, branch_id: object) -> Branch:
     """A branch of this shop by id; another shop's (or none) is not found."""
-    branch = (
-        db.session.get(Branch, branch_id) if isinstance(branch_id, int) and not isinstance(branch_id, bool) else None
-    )
+    branch = db.session.get(Branch, branch_id) if is_id(branch_id) else None
     if branch is None or branch.shop_id != shop_id:
         raise ApiError("branch_not_found", _("No such branch in your shop."), 404)
     return branch
