@@ -245,3 +245,26 @@ def test_another_account_cannot_accept_an_invitation(owner, create_user, person)
 
     assert refused.status_code == 403
     assert refused.get_json()["error"]["message"] == "Bu davet başka bir e-posta adresi için."
+
+
+def test_the_mailed_link_is_tracked_when_tracking_is_on(make_app, create_user):
+    tracked = make_app(TRACKING_SECRET="tracking-secret-for-tests")
+    create_user(email="izli@example.com", name="İzli Sahip")
+    browser = tracked.test_client()
+    browser.post(
+        "/api/auth/sign-in/email",
+        json={"email": "izli@example.com", "password": PASSWORD},
+        headers={"Origin": "http://localhost"},
+    )
+    browser.post(
+        "/api/shop/invitations",
+        json={"email": "yeni@example.com", "role": "clerk"},
+        headers={"Origin": "http://localhost"},
+    )
+
+    mail = outbox("shop_invitation")[-1]
+    newcomer = tracked.test_client()
+    path = invitation_path(newcomer, "yeni@example.com")
+
+    assert "/t/" in mail.body_text and "/davet/" not in mail.body_text
+    assert newcomer.get(path).status_code == 200
