@@ -1,7 +1,7 @@
 """shop API keys: a shop's keys for its integrations (hash and prefix, role, maker, expiry, revocation, last use)
 
 Revision ID: d5a1c0ffee15
-Revises: d5a1c0ffee01
+Revises: d5a1c0ffee14
 Create Date: 2026-11-28 15:00:00.000000
 
 """
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = 'd5a1c0ffee15'
-down_revision = 'd5a1c0ffee01'
+down_revision = 'd5a1c0ffee14'
 branch_labels = None
 depends_on = None
 
