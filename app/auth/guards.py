@@ -2,8 +2,9 @@
 
 Every route needs a signed-in, active user unless its view is marked `@public`. A role is asked for with
 `@requires_role("admin")` (the site's) or `@shop_role("clerk" | "manager" | "owner")` (the least role in the member's
-shop), both in app.core.security. Default deny: a view that is neither public nor declares a role is refused (403
-`forbidden`) to everyone, signed in or not; `undeclared_endpoints` lists such views, and a debug app logs them at start
+shop), both in app.core.security. Default deny: a view that is neither public nor declares a role is refused to
+everyone (403 `forbidden`; the sign-in first, as on every route, for a browser signed out); `undeclared_endpoints`
+lists such views, and a debug app logs them at start
 (tests/core/test_role_walk.py fails on them).
 """
 
@@ -80,9 +81,6 @@ def guard() -> Response | None:
     is_public = getattr(view, "is_public", False)
     role = getattr(view, "required_role", None)
     needed = getattr(view, "shop_role", None)
-    if not (is_public or role or needed):
-        # Default deny: a view that says nothing about who may use it is for no one, signed in or not.
-        raise ApiError("forbidden", _("This address is closed: it does not say which role may use it."), 403)
     user = _request_user()
     # 1. Authentication: a session is needed unless the route is public; an inactive user is refused everywhere.
     if user.is_authenticated and not getattr(view, "allow_inactive", False):
@@ -93,7 +91,10 @@ def guard() -> Response | None:
     session = current_session()
     if session is not None and session.impersonation_readonly and request.method not in SAFE_METHODS:
         raise ApiError("read_only_session", _("This is a read-only session: changes are not allowed."), 403)
-    # 3. Roles: the site's (admin), else the member's in their shop.
+    # 3. Roles: the site's (admin), else the member's in their shop; default deny: a view that says nothing about who
+    # may use it is for no one.
+    if not (is_public or role or needed):
+        raise ApiError("forbidden", _("This address is closed: it does not say which role may use it."), 403)
     if role is not None:
         if getattr(user, "role", None) != role:
             raise ApiError("forbidden", _("You are not allowed to do this."), 403)
