@@ -230,6 +230,9 @@ def test_a_lower_role_is_refused_a_route_for_the_owner(app, walk):
         assert page.status_code == 403 and "Dükkândaki rolünüz" in page.get_data(as_text=True)
     assert not {"referrals_api.invite", "referral_pages.page"} & set(spy.ran)
     assert people["owner"].send("GET", "/account/referrals").status_code == 200
+    # The account page links to it only for the owner.
+    assert "/account/referrals" in people["owner"].send("GET", "/account").get_data(as_text=True)
+    assert "/account/referrals" not in people["clerk"].send("GET", "/account").get_data(as_text=True)
 
 
 @pytest.mark.parametrize(
