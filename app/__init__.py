@@ -34,7 +34,7 @@ from app.accounts import models as accounts_models
 from app.accounts import seed as accounts_seed
 from app.analytics.services import init_analytics
 from app.auth import models as auth_models
-from app.auth.guards import init_auth
+from app.auth.guards import init_auth, warn_of_undeclared
 from app.billing import models as billing_models
 from app.billing import reference_data
 from app.catalog import models as catalog_models
@@ -154,6 +154,7 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
 
     _init_extensions(app)
     _register_blueprints(app)
+    warn_of_undeclared(app)
     register_error_handlers(app)
     register_seed_command(app, SEED_STEPS)
     register_translate_commands(app)
