@@ -15,9 +15,9 @@ from flask_babel import gettext as _
 from app.accounts.models import User
 from app.analytics.services import capture
 from app.billing import offers
+from app.billing import seats as seat_rules
 from app.billing.models import LIVE_STATUSES, Payment, Plan, Subscription
 from app.billing.subscriptions.pricing import RENEWAL_WINDOW, PlanChange, plan_change, unused_value
-from app.billing import seats as seat_rules
 from app.billing.subscriptions.queries import (
     STATUS_LABELS,
     live_subscription,
