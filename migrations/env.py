@@ -47,10 +47,10 @@ def run_migrations_online():
         if sqlite:
             # A batch migration copies a table, drops the old one and renames the copy: with foreign keys enforced,
             # SQLite's DROP TABLE deletes its rows first and so fires every ON DELETE CASCADE that points at it (the
-            # user table's sessions, quotes, history). The pragma only takes effect outside a transaction, so it goes
-            # to the driver's connection directly: through SQLAlchemy, the engine's "begin" hook (app.core.db) would
-            # have sent BEGIN first and the pragma would do nothing. The keys are checked once every migration has run.
-            _driver_pragma(connection, "PRAGMA foreign_keys=OFF")
+            # user table's sessions, quotes, history). The pragma only takes effect outside a transaction; the keys
+            # are checked once every migration has run.
+            connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+            connection.commit()  # ends the transaction SQLAlchemy began for the pragma, so migrations begin their own
         context.configure(connection=connection, target_metadata=target_db.metadata, **conf_args)
         with context.begin_transaction():
             context.run_migrations()
@@ -59,16 +59,8 @@ def run_migrations_online():
                 if broken:
                     raise RuntimeError(f"the migrations left rows whose foreign keys point nowhere: {broken[:5]}")
         if sqlite:
-            _driver_pragma(connection, "PRAGMA foreign_keys=ON")
-
-
-def _driver_pragma(connection, pragma: str) -> None:
-    """Run a SQLite pragma on the driver's connection, outside any transaction (it autocommits: app.core.db)."""
-    cursor = connection.connection.driver_connection.cursor()
-    try:
-        cursor.execute(pragma)
-    finally:
-        cursor.close()
+            connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+            connection.commit()
 
 
 if context.is_offline_mode():

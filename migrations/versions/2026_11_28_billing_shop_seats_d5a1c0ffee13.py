@@ -6,6 +6,8 @@ Revises: d5a1c0ffee01
 Create Date: 2026-11-28 15:00:00.000000
 
 """
+from contextlib import contextmanager
+
 from alembic import op
 import sqlalchemy as sa
 
@@ -25,7 +27,47 @@ PLAN_SEATS = {
 }
 
 
+@contextmanager
+def sqlite_foreign_keys_off():
+    """On SQLite, foreign keys off around the batch copies (a copy drops the old table, and with keys on that fires
+    every ON DELETE pointing at it: user_brands rows deleted, payments unlinked, the plan's drop refused), checked
+    after. The pragma does nothing inside a transaction, and the migrations run in one (the engine's BEGIN hook,
+    app.core.db), so the work so far is committed around it; the previous setting is restored."""
+    bind = op.get_bind()
+    if bind.dialect.name != 'sqlite':
+        yield
+        return
+    driver = bind.connection.driver_connection
+    was_on = driver.execute('PRAGMA foreign_keys').fetchone()[0]
+    _pragma(driver, 'OFF', 'COMMIT')
+    try:
+        yield
+        broken = driver.execute('PRAGMA foreign_key_check').fetchall()
+        if broken:
+            raise RuntimeError(f'billing rows whose foreign keys point nowhere: {broken[:5]}')
+    except BaseException:
+        _pragma(driver, 'ON' if was_on else 'OFF', 'ROLLBACK')  # nothing of this revision is kept
+        raise
+    _pragma(driver, 'ON' if was_on else 'OFF', 'COMMIT')
+
+
+def _pragma(driver, value, end):
+    driver.execute(end)
+    driver.execute(f'PRAGMA foreign_keys={value}')
+    driver.execute('BEGIN')
+
+
 def upgrade():
+    with sqlite_foreign_keys_off():
+        _upgrade()
+
+
+def downgrade():
+    with sqlite_foreign_keys_off():
+        _downgrade()
+
+
+def _upgrade():
     with op.batch_alter_table('plan', schema=None) as batch_op:
         batch_op.add_column(sa.Column('included_seats', sa.Integer(), server_default='1', nullable=False))
         batch_op.add_column(sa.Column('monthly_seat_price', sa.Integer(), server_default='0', nullable=False))
@@ -75,7 +117,7 @@ def upgrade():
     )
 
 
-def downgrade():
+def _downgrade():
     with op.batch_alter_table('payment', schema=None) as batch_op:
         batch_op.drop_index(batch_op.f('ix_payment_shop_id'))
         batch_op.drop_constraint('purpose', type_='check')

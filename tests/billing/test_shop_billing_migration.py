@@ -18,7 +18,6 @@ from tests.core.test_migrations import empty_database_url  # noqa: F401 - the fi
 from tests.vehicles.test_candidate_picks_migration import add_user
 
 REVISION = "d5a1c0ffee13"
-SHOPS = "d5a1c0ffee01"  # every user gets a shop whose id is theirs
 NOW = datetime(2026, 11, 27, 9, 0, tzinfo=UTC)
 
 PLAN = sa.table(
@@ -38,6 +37,16 @@ PAYMENT = sa.table(
     sa.column("amount"), sa.column("currency"), sa.column("status"), sa.column("method"),
     sa.column("refunded_amount"), sa.column("created_at", UTCDateTime), sa.column("updated_at", UTCDateTime),
 )  # fmt: skip
+
+
+def one_person_shop(email: str, name: str) -> uuid.UUID:
+    """A user owning a shop whose id is theirs, as the shops revision (SHOPS) leaves every user."""
+    user_id = add_user(email, name)
+    shop = sa.table("shop", sa.column("id", sa.Uuid), sa.column("name"), sa.column("created_at", UTCDateTime))
+    db.session.execute(sa.insert(shop).values(id=user_id, name=name, created_at=NOW))
+    user = sa.table("user", sa.column("id", sa.Uuid), sa.column("shop_id", sa.Uuid))
+    db.session.execute(sa.update(user).where(user.c.id == user_id).values(shop_id=user_id))
+    return user_id
 
 
 def add_subscription(user_id: uuid.UUID | None, plan_id: int, status: str, table=SUBSCRIPTION, **extra) -> uuid.UUID:
@@ -76,10 +85,9 @@ def test_billing_rows_move_to_the_users_shop_with_seats_and_the_downgrade_keeps_
     app = make_app(SQLALCHEMY_DATABASE_URI=empty_database_url)
     with app.app_context():
         script = ScriptDirectory.from_config(app.extensions["migrate"].migrate.get_config())
-        before_shops = script.get_revision(SHOPS).down_revision
         before = script.get_revision(REVISION).down_revision
-        upgrade(revision=before_shops)
-        dealer, partner = add_user("bayi@example.com", "Bayi"), add_user("ortak@example.com", "Ortak")
+        upgrade(revision=before)
+        dealer, partner = one_person_shop("bayi@example.com", "Bayi"), one_person_shop("ortak@example.com", "Ortak")
         db.session.execute(
             sa.insert(PLAN).values(
                 [
@@ -96,7 +104,6 @@ def test_billing_rows_move_to_the_users_shop_with_seats_and_the_downgrade_keeps_
         paid = add_payment(dealer, live)
         add_payment(None, orphan)
         db.session.commit()
-        upgrade(revision=before)
         upgrade(revision=REVISION)
 
         subscriptions = {
