@@ -1,7 +1,7 @@
 """shops: invitations by e-mail and the shop's activity (who did what)
 
 Revision ID: d5a1c0ffee14
-Revises: d5a1c0ffee01
+Revises: d5a1c0ffee13
 Create Date: 2026-11-28 15:00:00.000000
 
 """
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = 'd5a1c0ffee14'
-down_revision = 'd5a1c0ffee01'
+down_revision = 'd5a1c0ffee13'
 branch_labels = None
 depends_on = None
 

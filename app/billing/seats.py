@@ -1,0 +1,99 @@
+"""Seats: how many members a shop's plan lets work, and the checks before one more joins or seats are bought.
+
+A shop with no live subscription has one seat (its owner). The seats in use are the shop's members (users with its
+shop_id, whatever their status: a suspended member keeps their seat until removed).
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import sqlalchemy as sa
+from flask import url_for
+from flask_babel import gettext as _
+
+from app.accounts.models import User
+from app.billing.models import Plan, Subscription
+from app.billing.subscriptions.queries import live_shop_subscription
+from app.core.errors import ApiError
+from app.extensions import db
+
+FREE_SEATS = 1  # a shop without a plan: its owner
+MAX_SEATS = 100
+ADD_SEAT_ENDPOINT = "billing_pages.subscription"
+ADD_SEAT_ANCHOR = "seats"
+
+
+def seat_limit(shop_id: uuid.UUID) -> int:
+    """How many members the shop may have now: its live subscription's seats, else one."""
+    subscription = live_shop_subscription(shop_id)
+    return subscription.seats if subscription is not None else FREE_SEATS
+
+
+def seats_in_use(shop_id: uuid.UUID) -> int:
+    """The shop's members."""
+    return db.session.scalar(sa.select(sa.func.count()).select_from(User).where(User.shop_id == shop_id)) or 0
+
+
+def ensure_seat_free(shop_id: uuid.UUID, pending: int = 0) -> None:
+    """Refuse (409 `seat_limit`, with the page to add a seat in `error.details.addSeatUrl`) unless one more person
+    fits: the members plus `pending` (the open invitations, not counting the one being made) plus one stay within the
+    shop's seats."""
+    limit = seat_limit(shop_id)
+    if seats_in_use(shop_id) + pending + 1 <= limit:
+        return
+    raise ApiError(
+        "seat_limit",
+        _(
+            "Your shop's plan has %(limit)d seats and all of them are taken. Add a seat to invite someone.",
+            limit=limit,
+        ),
+        409,
+        details={"addSeatUrl": add_seat_url()},
+    )
+
+
+def add_seat_url() -> str:
+    return url_for(ADD_SEAT_ENDPOINT, _anchor=ADD_SEAT_ANCHOR)
+
+
+def seat_count(value: Any) -> int:
+    """A seat count from a request: a whole number from 1 to MAX_SEATS."""
+    if isinstance(value, bool) or not isinstance(value, int | str) or not str(value).isdigit():
+        raise _invalid_seats()
+    count = int(value)
+    if not 1 <= count <= MAX_SEATS:
+        raise _invalid_seats()
+    return count
+
+
+def _invalid_seats() -> ApiError:
+    return ApiError("invalid_seats", _("The seat count must be between 1 and %(max)d.", max=MAX_SEATS), 400)
+
+
+def seats_to_buy(shop_id: uuid.UUID | None, plan: Plan, requested: Any, current: Subscription | None) -> int:
+    """The seats a new period of `plan` is bought with: the requested count (by default the shop's current seats),
+    never fewer than the plan includes; refused when fewer than the shop's members."""
+    if requested is None:
+        count = current.seats if current is not None else plan.included_seats
+    else:
+        count = seat_count(requested)
+    count = max(count, plan.included_seats)
+    if shop_id is not None:
+        ensure_enough_seats(shop_id, count)
+    return count
+
+
+def ensure_enough_seats(shop_id: uuid.UUID, seats: int) -> None:
+    """Refuse (409 `seats_in_use`) a seat count below the shop's members."""
+    members = seats_in_use(shop_id)
+    if seats < members:
+        raise ApiError(
+            "seats_in_use",
+            _(
+                "Your shop has %(members)d members; it cannot have fewer seats. Remove a member first.",
+                members=members,
+            ),
+            409,
+        )
