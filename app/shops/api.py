@@ -9,6 +9,7 @@ from flask_babel import lazy_gettext as _l
 from flask_login import current_user
 
 from app.auth.web import open_session, signed_in
+from app.billing.seats import seat_limit
 from app.core.openapi import StatusTrue, documented
 from app.core.security import public, shop_role
 from app.core.validation import bool_field, int_arg, json_body, text_field
@@ -96,7 +97,7 @@ def invite():
         text_field(data, "email", EMAIL, max_length=254),
         data.get("role"),
         data.get("branchId"),
-        seat_limit=None,  # the integrator passes billing's seat limit here
+        seat_limit=seat_limit(current_user.shop_id),
     )
     return jsonify(invitations.shaped(invitation)), 201
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 import sqlalchemy as sa
+from flask import url_for
 from flask_babel import gettext as _
 
 from app.accounts.models import User
@@ -75,6 +76,7 @@ def _ensure_a_seat(shop_id: uuid.UUID, seat_limit: int | None) -> None:
                 seats=seat_limit,
             ),
             409,
+            details={"addSeatUrl": url_for("billing_pages.subscription", _anchor="seats")},
         )
 
 

@@ -11,6 +11,7 @@ from flask_babel import gettext as _
 from flask_login import current_user
 
 from app.auth.web import open_session, signed_in
+from app.billing.seats import seat_limit
 from app.core.errors import ApiError
 from app.core.security import public, shop_role
 from app.core.validation import int_arg
@@ -56,6 +57,7 @@ def shop():
         pending=invitations.pending_of(shop_id) if manages else [],
         branches=branches.branches_of(shop_id),
         manages=manages,
+        seats={"used": invitations.seats_in_use(shop_id), "limit": seat_limit(shop_id)} if manages else None,
         roles=ROLE_LABELS,
         role_label=role_label,
     )
@@ -92,7 +94,7 @@ def invite():
     email = (request.form.get("email") or "").strip()[:254]
     role, branch_id = request.form.get("role"), _form_id("branch_id")
     return _done(
-        lambda: invitations.invite(_user(), email, role, branch_id, seat_limit=None),  # the integrator: billing's limit
+        lambda: invitations.invite(_user(), email, role, branch_id, seat_limit=seat_limit(current_user.shop_id)),
         _("The invitation is on its way to %(email)s.", email=email),
     )
 

@@ -16,6 +16,7 @@ from flask_babel import gettext as _
 
 from app.accounts.models import User
 from app.admin.users.services import subscription_json
+from app.billing import seats
 from app.billing.models import Plan, Subscription
 from app.core.db import utcnow
 from app.core.errors import ApiError
@@ -35,12 +36,12 @@ def _owner_ids(shop_id: Any) -> sa.Select:
 
 def subscription_of_shop(shop_id: Any) -> Any:
     """The condition that picks a shop's subscriptions: the one place to change when subscriptions carry shop_id."""
-    return Subscription.user_id.in_(_owner_ids(shop_id))
+    return Subscription.shop_id == shop_id
 
 
-def seat_limit(shop_id: uuid.UUID) -> int | None:
-    """The seats the shop's plan allows (None: not known yet)."""
-    return None  # TODO(seats): return app.billing.seats' limit for the shop once it exists
+def seat_limit(shop_id: uuid.UUID) -> int:
+    """The seats the shop's plan allows."""
+    return seats.seat_limit(shop_id)
 
 
 def _members_count(shop_id: Any) -> Any:
