@@ -327,6 +327,8 @@ def parts_view(
     locale = str(get_locale())
     in_use = shelf_lookup.list_in_use_of(parts[0] if parts else None) if user_id is not None else None
     listed = [in_use.import_id, in_use.activated_at] if in_use is not None else None
+    if user_id is not None:
+        listed = [listed, on_shelf.shelf_lists_key(user_id)]
     key = kept_views.page_key(parts, FITTING_ONLY_AT, (english, locale, sorted(colleagues), listed), targets)
 
     def made() -> list[dict[str, Any]]:
