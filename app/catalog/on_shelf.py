@@ -25,14 +25,16 @@ from app.shelf import lookup
 NUMBER_LOCALE = "tr"
 
 
-def add_shelf(user_id: uuid.UUID | None, parts: list[dict[str, Any]], in_use: lookup.ListInUse | None) -> None:
+def add_shelf(
+    user_id: uuid.UUID | None, parts: list[dict[str, Any]], in_use: lookup.ListInUse | None, others: bool = False
+) -> None:
     """Set each coded part view's `shelf` from one lookup for the whole page; `in_use` is the list in use of the
-    member's branch as his rows were read with it (None: no list). When other branches of his shop have a list, the
-    shelf also says what each branch holds (`branches`, his own first); a row only another branch carries gets that
-    branch's row."""
+    member's branch as his rows were read with it (None: no list). When other branches of his shop have a list
+    (`others`, read beside the rows: `lookup.others_listed`), the shelf also says what each branch holds
+    (`branches`, his own first); a row only another branch carries gets that branch's row."""
     if user_id is None:
         return
-    others = [listed for listed in lookup.shop_lists(user_id) if listed.in_use != in_use]
+    others = [listed for listed in lookup.shop_lists(user_id) if listed.in_use != in_use] if others else []
     if in_use is None and not others:
         return
     keyed = [(_search_key(part["oemCode"]), part) for part in parts if part["oemCode"] and not part.get("reference")]
@@ -49,8 +51,10 @@ def add_shelf(user_id: uuid.UUID | None, parts: list[dict[str, Any]], in_use: lo
         part["shelf"] = _with_branches(key, by_branch)
 
 
-def shelf_lists_key(user_id: uuid.UUID | None) -> list[Any]:
+def shelf_lists_key(user_id: uuid.UUID | None, others: bool) -> list[Any]:
     """What the shelf of a page's rows depends on beyond the member's own list: the other branches' lists in use."""
+    if not others:
+        return []
     return [[listed.name, listed.in_use.import_id, listed.in_use.activated_at] for listed in lookup.shop_lists(user_id)]
 
 

@@ -108,8 +108,9 @@ def _branch_of(user: Any) -> sa.ScalarSelect[int]:
     return sa.select(User.branch_id).where(User.id == user).scalar_subquery()
 
 
-def active_list_columns(user_id: sa.ColumnElement[Any] | None = None) -> tuple[sa.Label[Any], sa.Label[Any]]:
-    """The list in use of the member's branch as two columns (shelf_import, shelf_since; null for none):
+def active_list_columns(user_id: sa.ColumnElement[Any] | None = None) -> tuple[sa.Label[Any], ...]:
+    """The list in use of the member's branch as two columns (shelf_import, shelf_since; null for none) and the
+    number of the other branches' lists of his shop (shelf_others):
     uncorrelated subqueries, run once, that a statement of the catalog reads beside its rows (`list_in_use_of` reads
     them back). `user_id` defaults to the bound parameter `user_id`."""
     user = user_id if user_id is not None else sa.bindparam("user_id")
@@ -117,7 +118,23 @@ def active_list_columns(user_id: sa.ColumnElement[Any] | None = None) -> tuple[s
     def of_active(column: sa.ColumnElement[Any], label: str) -> sa.Label[Any]:
         return sa.select(column).where(ShelfActive.branch_id == _branch_of(user)).scalar_subquery().label(label)
 
-    return of_active(ShelfActive.import_id, "shelf_import"), of_active(_activated_text(), "shelf_since")
+    others = (
+        sa.select(sa.func.count())
+        .select_from(ShelfActive)
+        .where(
+            ShelfActive.shop_id == sa.select(User.shop_id).where(User.id == user).scalar_subquery(),
+            ShelfActive.branch_id.is_distinct_from(_branch_of(user)),
+        )
+        .scalar_subquery()
+        .label("shelf_others")
+    )
+    return of_active(ShelfActive.import_id, "shelf_import"), of_active(_activated_text(), "shelf_since"), others
+
+
+def others_listed(row: sa.Row | None) -> bool:
+    """Whether other branches of the member's shop have a list in use, as a row read it with `active_list_columns`
+    (so a shop of one list costs the catalog no query for them)."""
+    return row is not None and bool(row.shelf_others)
 
 
 def list_in_use_of(row: sa.Row | None) -> ListInUse | None:
