@@ -113,6 +113,7 @@ def _shelf_page(error: ApiError | None = None) -> tuple[str, int]:
         "shelf/shelf.html",
         active=active,
         recent=imports.imports_of(current_user),
+        manager=current_user.has_shop_role("manager"),
         error=error.message if error else None,
         max_mb=imports.MAX_UPLOAD_BYTES // (1024 * 1024),
     )

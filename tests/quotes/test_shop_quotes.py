@@ -15,7 +15,7 @@ from tests.support.shops import add_branch, colleague, rename_branch
 
 @pytest.fixture
 def member_client(app, create_user, make_subscription, dealer):
-    """`member_client(role, branch=None)`: a member of the dealer's shop (Full plan), signed in on a client of his own."""
+    """`member_client(role, branch=None)`: a member of the dealer's shop (Full plan), signed in on his own client."""
 
     def make(role: str, branch=None):
         member = colleague(create_user, dealer, role, branch)

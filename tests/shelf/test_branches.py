@@ -116,3 +116,14 @@ def test_another_shop_sees_nothing_of_the_lists(app, client, dealer, create_user
     assert other.get("/api/shelf/imports").get_json() == {"items": [], "activeId": None}
     assert other.get("/api/shelf/lookup", query_string={"number": "KD-1001"}).status_code == 404
     assert "liste.csv" not in other.get("/raf").get_data(as_text=True)
+
+
+def test_a_clerk_sees_his_branch_list_without_the_upload_form(client, dealer, member_client):
+    import_list(client, LIST)
+    _clerk, clerk = member_client("clerk")
+
+    page = clerk.get("/raf").get_data(as_text=True)
+    managers = client.get("/raf").get_data(as_text=True)
+
+    assert "liste.csv" in page and "/raf/yukle" not in page and "/raf/aktarim/" not in page
+    assert "/raf/yukle" in managers
