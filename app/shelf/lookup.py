@@ -169,8 +169,10 @@ class BranchList:
 def shop_lists(user_id: uuid.UUID | None) -> tuple[BranchList, ...]:
     """The lists in use of every branch of the member's shop, his own branch first, then the others by name (never a
     list of another shop); read once per request, keyed by the shop and the branch."""
+    if user_id is None:
+        return ()
     member = db.session.execute(sa.select(User.shop_id, User.branch_id).where(User.id == user_id)).first()
-    if user_id is None or member is None or member.shop_id is None:
+    if member is None or member.shop_id is None:
         return ()
     cache = g.setdefault(_SHOP_LISTS, {}) if has_request_context() else {}
     key = (member.shop_id, member.branch_id)
