@@ -327,11 +327,14 @@ def parts_view(
     locale = str(get_locale())
     in_use = shelf_lookup.list_in_use_of(parts[0] if parts else None) if user_id is not None else None
     listed = [in_use.import_id, in_use.activated_at] if in_use is not None else None
+    others = user_id is not None and shelf_lookup.others_listed(parts[0] if parts else None)
+    if others:
+        listed = [listed, on_shelf.shelf_lists_key(user_id, others)]
     key = kept_views.page_key(parts, FITTING_ONLY_AT, (english, locale, sorted(colleagues), listed), targets)
 
     def made() -> list[dict[str, Any]]:
         views = [part_view(part, targets, english, colleagues, locale) for part in parts]
-        on_shelf.add_shelf(user_id, views, in_use)
+        on_shelf.add_shelf(user_id, views, in_use, others)
         return views
 
     return KEPT_PART_VIEWS.views(key, made)

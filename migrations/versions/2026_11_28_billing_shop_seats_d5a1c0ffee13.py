@@ -2,7 +2,7 @@
 subscriptions (the plan's included seats for existing rows) and payments; one pending / live subscription per shop
 
 Revision ID: d5a1c0ffee13
-Revises: d5a1c0ffee01
+Revises: d5a1c0ffee12
 Create Date: 2026-11-28 15:00:00.000000
 
 """
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = 'd5a1c0ffee13'
-down_revision = 'd5a1c0ffee01'
+down_revision = 'd5a1c0ffee12'
 branch_labels = None
 depends_on = None
 

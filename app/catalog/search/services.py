@@ -71,7 +71,8 @@ def search(vehicle: Vehicle, query: str, user: User | None = None) -> dict[str, 
     part_views = [
         _part_view(part, by_id[part.category_id], trails[part.category_id], targets, english) for part in parts
     ]
-    on_shelf.add_shelf(user_id, part_views, shelf_lookup.list_in_use_of(parts[0] if parts else None))
+    first = parts[0] if parts else None
+    on_shelf.add_shelf(user_id, part_views, shelf_lookup.list_in_use_of(first), shelf_lookup.others_listed(first))
 
     return {
         "query": query,

@@ -67,7 +67,8 @@ def find(user: User, code: str, limit: int = DEFAULT_LIMIT, *, via_shelf: bool =
     vehicle_count, part_count = sum(row.vehicles for row in shown), sum(row.parts for row in shown)
     vehicles = _vehicles(rows, trails)
     listed = [part for vehicle in vehicles for part in vehicle["parts"]]
-    on_shelf.add_shelf(user.id, listed, shelf_lookup.list_in_use_of(rows[0] if rows else None))
+    first = rows[0] if rows else None
+    on_shelf.add_shelf(user.id, listed, shelf_lookup.list_in_use_of(first), shelf_lookup.others_listed(first))
     return {
         "searchCode": code,
         "vehicles": vehicles,
