@@ -37,7 +37,7 @@ def decode_route():
     try:
         pick = read_pick(data)
     except ApiError as refusal:
-        refusals.record(current_user.id, data.get("vin"), refusal.code)
+        refusals.record(current_user.id, data.get("vin"), refusal.code, shop_id=current_user.shop_id)
         raise
     return _answered(decode(current_user, data.get("vin"), pick))
 

@@ -237,12 +237,12 @@ def start_decode():
         vin = normalize_vin(raw_vin)
     except ApiError as error:
         _event("search_input_validation_failed", {"code": error.code, "length": len(raw_vin.strip())})
-        refusals.record(current_user.id, raw_vin, error.code)
+        refusals.record(current_user.id, raw_vin, error.code, shop_id=current_user.shop_id)
         return _answer(error_result("", error.code, error.message), raw_vin, error.status)
     try:
         pick = _pick_from(form)
     except ApiError as error:
-        refusals.record(current_user.id, vin, error.code)
+        refusals.record(current_user.id, vin, error.code, shop_id=current_user.shop_id)
         return _answer(error_result(vin, error.code, error.message), vin, error.status)
     if pick.source:
         _event("candidate_selected", {"wmi": vin[:3], "source": pick.source})

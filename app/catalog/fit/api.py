@@ -19,7 +19,7 @@ bp = Blueprint("catalog_fit_api", __name__, url_prefix="/api")
 @documented(VehicleFit, errors=(404,))
 def vehicle_fit(vehicle_id: int):
     """The vehicle's facts, the answers given on it (yours and your colleagues') and the question for its maybes."""
-    return jsonify(shapes.vehicle_fit(current_user.id, open_vehicle(current_user, vehicle_id)))
+    return jsonify(shapes.vehicle_fit(current_user.shop_id, open_vehicle(current_user, vehicle_id)))
 
 
 @bp.put("/vehicles/<int:vehicle_id>/fit/answers/<fact>")
@@ -28,7 +28,9 @@ def answer_question(vehicle_id: int, fact: str):
     """Answer a question about the vehicle (or change the answer): the maybes hanging on it resolve for you."""
     fact = answers.parse_fact(fact)
     value = answers.parse_value(fact, json_body().get("value"))
-    return jsonify(answers.answer(current_user.id, open_vehicle(current_user, vehicle_id), fact, value))
+    return jsonify(
+        answers.answer(current_user.shop_id, current_user.id, open_vehicle(current_user, vehicle_id), fact, value)
+    )
 
 
 @bp.delete("/vehicles/<int:vehicle_id>/fit/answers/<fact>")
@@ -36,7 +38,7 @@ def answer_question(vehicle_id: int, fact: str):
 def clear_answer(vehicle_id: int, fact: str):
     """Forget your answer: the maybes it settled are maybes again for you."""
     fact = answers.parse_fact(fact)
-    return jsonify(answers.clear_answer(current_user.id, open_vehicle(current_user, vehicle_id), fact))
+    return jsonify(answers.clear_answer(current_user.shop_id, open_vehicle(current_user, vehicle_id), fact))
 
 
 @bp.get("/fit/preference")

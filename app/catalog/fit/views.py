@@ -39,14 +39,18 @@ def answer(vehicle_id: int, category_id: int) -> Response:
     return _changed(
         vehicle_id,
         category_id,
-        lambda vehicle: answers.answer(current_user.id, vehicle, _fact(), answers.parse_value(_fact(), _value())),
+        lambda vehicle: answers.answer(
+            current_user.shop_id, current_user.id, vehicle, _fact(), answers.parse_value(_fact(), _value())
+        ),
     )
 
 
 @bp.post("/clear")
 def clear(vehicle_id: int, category_id: int) -> Response:
     """An answer taken back ("Değiştir"): its maybes are maybes again and the question is asked anew."""
-    return _changed(vehicle_id, category_id, lambda vehicle: answers.clear_answer(current_user.id, vehicle, _fact()))
+    return _changed(
+        vehicle_id, category_id, lambda vehicle: answers.clear_answer(current_user.shop_id, vehicle, _fact())
+    )
 
 
 @bp.post("/fitting-only")
