@@ -10,12 +10,14 @@ from app.catalog.fit import answers, shapes
 from app.catalog.schemas import FitAnswerIn, FitAnswerResult, FitPreferenceIO, VehicleFit
 from app.catalog.services import open_vehicle
 from app.core.openapi import documented
+from app.core.security import shop_role
 from app.core.validation import json_body
 
 bp = Blueprint("catalog_fit_api", __name__, url_prefix="/api")
 
 
 @bp.get("/vehicles/<int:vehicle_id>/fit")
+@shop_role("clerk")
 @documented(VehicleFit, errors=(404,))
 def vehicle_fit(vehicle_id: int):
     """The vehicle's facts, the answers given on it (yours and your colleagues') and the question for its maybes."""
@@ -23,6 +25,7 @@ def vehicle_fit(vehicle_id: int):
 
 
 @bp.put("/vehicles/<int:vehicle_id>/fit/answers/<fact>")
+@shop_role("clerk")
 @documented(FitAnswerResult, body=FitAnswerIn, errors=(404, 409))
 def answer_question(vehicle_id: int, fact: str):
     """Answer a question about the vehicle (or change the answer): the maybes hanging on it resolve for you."""
@@ -34,6 +37,7 @@ def answer_question(vehicle_id: int, fact: str):
 
 
 @bp.delete("/vehicles/<int:vehicle_id>/fit/answers/<fact>")
+@shop_role("clerk")
 @documented(FitAnswerResult, errors=(404,))
 def clear_answer(vehicle_id: int, fact: str):
     """Forget your answer: the maybes it settled are maybes again for you."""
@@ -42,6 +46,7 @@ def clear_answer(vehicle_id: int, fact: str):
 
 
 @bp.get("/fit/preference")
+@shop_role("clerk")
 @documented(FitPreferenceIO)
 def preference():
     """Your "only what fits" switch."""
@@ -49,6 +54,7 @@ def preference():
 
 
 @bp.put("/fit/preference")
+@shop_role("clerk")
 @documented(FitPreferenceIO, body=FitPreferenceIO)
 def set_preference():
     """Show only what fits (or everything again), on every page and device."""
