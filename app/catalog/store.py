@@ -300,7 +300,8 @@ FIT_COLUMNS = (
     sa.func.coalesce(PartFit.fit, Part.fit, type_=Part.fit.type).label("fit"),
     PartFit.part_id.is_not(None).label("fit_answered"),
 )
-FIT_JOIN = sa.and_(PartFit.part_id == Part.id, PartFit.shop_id == sa.bindparam("shop_id"))
+# Typed here: built at import, the foreign key's type may not be known yet (the shop table not yet declared).
+FIT_JOIN = sa.and_(PartFit.part_id == Part.id, PartFit.shop_id == sa.bindparam("shop_id", type_=sa.Uuid()))
 
 # The dealer's switch rides along with his rows (an uncorrelated subquery, run once): the detail needs it with them.
 _FITTING_ONLY = (
