@@ -49,8 +49,9 @@ def run_migrations_online():
             # SQLite's DROP TABLE deletes its rows first and so fires every ON DELETE CASCADE that points at it (the
             # user table's sessions, quotes, history). The pragma only takes effect outside a transaction; the keys
             # are checked once every migration has run.
-            connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
-            connection.commit()  # ends the transaction SQLAlchemy began for the pragma, so migrations begin their own
+            # Run on the driver's connection, outside any transaction: the engine's begin hook (app.core.db) would put
+            # it inside a BEGIN, where SQLite ignores it.
+            connection.connection.dbapi_connection.execute("PRAGMA foreign_keys=OFF")
         context.configure(connection=connection, target_metadata=target_db.metadata, **conf_args)
         with context.begin_transaction():
             context.run_migrations()
@@ -59,8 +60,7 @@ def run_migrations_online():
                 if broken:
                     raise RuntimeError(f"the migrations left rows whose foreign keys point nowhere: {broken[:5]}")
         if sqlite:
-            connection.exec_driver_sql("PRAGMA foreign_keys=ON")
-            connection.commit()
+            connection.connection.dbapi_connection.execute("PRAGMA foreign_keys=ON")
 
 
 if context.is_offline_mode():
