@@ -60,6 +60,7 @@ def run_migrations_online():
                 if broken:
                     raise RuntimeError(f"the migrations left rows whose foreign keys point nowhere: {broken[:5]}")
         if sqlite:
+            connection.commit()  # whatever transaction is still open, so the pragma below takes effect
             connection.connection.dbapi_connection.execute("PRAGMA foreign_keys=ON")
 
 
