@@ -25,15 +25,24 @@ depends_on = None
 def _sqlite_foreign_keys_off():
     """SQLite changes a table's constraints by copying it; with foreign keys on, dropping the old copy would delete
     every row that references the vehicle (categories, parts, history) through ON DELETE CASCADE. SQLite's own recipe:
-    foreign keys off, which works only outside a transaction, for one transaction that is checked before it commits.
-    The caller's transaction is committed first; a transaction is open again afterwards for Alembic's version row."""
+    foreign keys off, which works only outside a transaction, for one transaction that is checked before it commits."""
+    with _sqlite_foreign_keys(False):
+        yield
+
+
+@contextmanager
+def _sqlite_foreign_keys(enabled):
+    """One transaction with SQLite's foreign keys `enabled`, checked before it commits; the setting the migrations
+    run with (migrations/env.py turns it off) is restored after it. The caller's transaction is committed first; a
+    transaction is open again afterwards for Alembic's version row."""
     bind = op.get_bind()
     if bind.dialect.name != "sqlite":
         yield
         return
     raw = bind.connection.driver_connection
     raw.execute("COMMIT")
-    raw.execute("PRAGMA foreign_keys=OFF")
+    was = raw.execute("PRAGMA foreign_keys").fetchone()[0]
+    raw.execute(f"PRAGMA foreign_keys={'ON' if enabled else 'OFF'}")
     raw.execute("BEGIN IMMEDIATE")
     try:
         yield
@@ -45,7 +54,7 @@ def _sqlite_foreign_keys_off():
         raw.execute("ROLLBACK")
         raise
     finally:
-        raw.execute("PRAGMA foreign_keys=ON")
+        raw.execute(f"PRAGMA foreign_keys={'ON' if was else 'OFF'}")
         raw.execute("BEGIN")
 
 
@@ -109,7 +118,8 @@ def upgrade():
 
 
 def downgrade():
-    _one_vehicle_per_vin()
+    with _sqlite_foreign_keys(True):  # the dropped candidates' rows go with them
+        _one_vehicle_per_vin()
     with op.batch_alter_table('vehicle_pick', schema=None) as batch_op:
         batch_op.drop_index(batch_op.f('ix_vehicle_pick_vehicle_id'))
     op.drop_table('vehicle_pick')

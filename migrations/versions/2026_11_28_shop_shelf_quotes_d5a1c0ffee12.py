@@ -1,7 +1,7 @@
 """shop shelf and quotes: stock lists per branch of a shop, quotes and their settings of the shop
 
 Revision ID: d5a1c0ffee12
-Revises: d5a1c0ffee01
+Revises: d5a1c0ffee11
 Create Date: 2026-11-28 15:30:00.000000
 
 """
@@ -10,7 +10,7 @@ from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = 'd5a1c0ffee12'
-down_revision = 'd5a1c0ffee01'
+down_revision = 'd5a1c0ffee11'
 branch_labels = None
 depends_on = None
 
