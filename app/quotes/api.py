@@ -126,7 +126,7 @@ def new_version(quote_id: int):
 @documented(QuoteLink, errors=(404,), summary="A new read-only link for the customer (7 days; an earlier one stops)")
 def share(quote_id: int):
     quote = services.quote_of(current_user, quote_id)
-    token = services.share(quote)
+    token = services.share(current_user, quote)
     url = presenters.shared_url(token)
     profile = services.profile_of(current_user.shop_id)
     whatsapp = presenters.whatsapp_url(services.shop_name(current_user, profile), quote, services.lines_of(quote), url)

@@ -29,6 +29,7 @@ from app.extensions import db
 from app.quotes import amounts
 from app.quotes.models import DEFAULT_KDV_RATE, Quote, QuoteLine, QuoteProfile
 from app.quotes.prices import shelf_price
+from app.shops import activity
 from app.shops.models import Branch, Shop
 
 SHARE_DAYS = 7
@@ -261,10 +262,10 @@ def delete_line(quote: Quote, line: QuoteLine) -> None:
     _touch(quote)
 
 
-def share(quote: Quote) -> str:
-    """A new link for the quote, valid SHARE_DAYS days (an earlier link stops working); the token is returned once and
-    only its SHA-256 kept. From now on the quote is frozen, the shop's name and phone and its branch's name, address
-    and phone kept as they are sent."""
+def share(member: User, quote: Quote) -> str:
+    """A new link for the quote (noted in the shop's activity as the member's), valid SHARE_DAYS days (an earlier
+    link stops working); the token is returned once and only its SHA-256 kept. From now on the quote is frozen, the
+    shop's name and phone and its branch's name, address and phone kept as they are sent."""
     token = secrets.token_urlsafe(32)
     now = utcnow()
     branch = branch_details(quote)
@@ -280,6 +281,7 @@ def share(quote: Quote) -> str:
     quote.first_opened_at = None
     quote.status = "sent"
     _touch(quote)
+    activity.record(member, "quote_sent", f"#{quote.id}")
     return token
 
 

@@ -105,7 +105,7 @@ def share(quote_id: int) -> Response:
     """A new link: the share panel shows it (and the WhatsApp button) this once; a page without HTMX is the quote's
     page itself, answered to the POST, since the link cannot be shown again after a redirect."""
     quote = services.quote_of(current_user, quote_id)
-    link = presenters.shared_url(services.share(quote))
+    link = presenters.shared_url(services.share(current_user, quote))
     if wants_fragment():
         return vary_on_htmx(Response(render_template("quotes/_share.html", **_share_context(quote, link))))
     return vary_on_htmx(Response(_page(quote, link=link)))

@@ -62,5 +62,5 @@ def start_import(import_id: int):
     """Confirm the columns and start the import: it runs in the background (poll the import)."""
     mapping = imports.internal_mapping(json_body())  # the body is checked first, as on every JSON route
     record = imports.get_import(current_user, import_id)
-    imports.start(record, mapping)
+    imports.start(current_user, record, mapping)
     return jsonify(imports.status_of(record)), 202

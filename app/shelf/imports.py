@@ -22,6 +22,7 @@ from app.extensions import db
 from app.shelf import reading
 from app.shelf.models import ShelfActive, ShelfImport, ShelfMapping, ShelfUpload
 from app.shelf.rows import row_reason
+from app.shops import activity
 from app.shops.models import Branch
 
 MAX_UPLOAD_BYTES = 50 * 1024 * 1024
@@ -236,9 +237,9 @@ def checked_mapping(raw: Mapping[str, Any], columns: int) -> dict[str, Any]:
     return mapping
 
 
-def start(record: ShelfImport, raw_mapping: Mapping[str, Any]) -> ShelfImport:
-    """Check the mapping against the file, remember it for the dealer's next file and queue the import job; refused
-    (409) while another of the dealer's imports runs."""
+def start(member: User, record: ShelfImport, raw_mapping: Mapping[str, Any]) -> ShelfImport:
+    """Check the mapping against the file, remember it for the shop's next file and queue the import job, noted in the
+    shop's activity as the member's; refused (409) while another import of the branch runs."""
     mapping = checked_mapping(raw_mapping, preview_of(record).columns)
     refuse_while_importing(record.shop_id, record.branch_id)
     try:
@@ -254,6 +255,7 @@ def start(record: ShelfImport, raw_mapping: Mapping[str, Any]) -> ShelfImport:
     else:
         remembered.mapping = mapping
     db.session.flush()
+    activity.record(member, "list_import", record.filename)
     enqueue_after_commit(IMPORT_QUEUE, IMPORT_JOB, record.id, job_id=import_job_id(record.id), **IMPORT_JOB_OPTIONS)
     return record
 

@@ -76,7 +76,7 @@ def start(import_id: int):
     chosen = {field: request.form.get(field, "") for field in reading.SCALAR_FIELDS}
     chosen["aftermarket"] = request.form.getlist("aftermarket")
     try:
-        imports.start(record, chosen)
+        imports.start(current_user, record, chosen)
     except ApiError as error:
         if error.code == "import_started":
             return redirect(url_for(".show_import", import_id=import_id), code=303)
