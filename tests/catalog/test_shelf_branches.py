@@ -29,10 +29,10 @@ def branches(dealer):
 
 
 @pytest.fixture
-def clerk_client(app, create_user, make_subscription, dealer, branches):
-    """A clerk of the dealer's shop working in Ümraniye, signed in on a client of his own."""
+def clerk_client(app, create_user, dealer, branches):
+    """A clerk of the dealer's shop working in Ümraniye, signed in on a client of his own; the brands he opens are the
+    shop's plan (the dealer's subscription), not a subscription of his own."""
     clerk = colleague(create_user, dealer, "clerk", branches[1])
-    make_subscription(clerk, "active", plan_key="full")
     client = app.test_client()
     sign_in_client(client, clerk.email)
     return client

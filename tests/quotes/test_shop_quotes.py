@@ -14,12 +14,12 @@ from tests.support.shops import add_branch, colleague, rename_branch
 
 
 @pytest.fixture
-def member_client(app, create_user, make_subscription, dealer):
-    """`member_client(role, branch=None)`: a member of the dealer's shop (Full plan), signed in on his own client."""
+def member_client(app, create_user, dealer):
+    """`member_client(role, branch=None)`: a member of the dealer's shop, signed in on his own client; the Full plan
+    he works under is the shop's (the dealer's subscription), not one of his own."""
 
     def make(role: str, branch=None):
         member = colleague(create_user, dealer, role, branch)
-        make_subscription(member, "active", plan_key="full")
         client = app.test_client()
         sign_in_client(client, member.email)
         return member, client
