@@ -60,12 +60,19 @@ def run_migrations_online():
                 if broken:
                     raise RuntimeError(f"the migrations left rows whose foreign keys point nowhere: {broken[:5]}")
         if sqlite:
-            _pragma(connection, "foreign_keys=ON")  # the connection goes back to the pool as the app expects it
+            # Alembic leaves SQLite's (non-transactional DDL) last transaction to the connection: end it, or the pragma
+            # is ignored and the pooled connection goes back to the app with its foreign keys off.
+            if connection.in_transaction():
+                connection.commit()
+            _pragma(connection, "foreign_keys=ON")
 
 
 def _pragma(connection, setting):
     """Run a SQLite pragma outside any transaction (the driver's connection is in autocommit, app.core.db)."""
-    cursor = connection.connection.driver_connection.cursor()
+    driver = connection.connection.driver_connection
+    if driver.in_transaction:
+        driver.commit()
+    cursor = driver.cursor()
     try:
         cursor.execute(f"PRAGMA {setting}")
     finally:
