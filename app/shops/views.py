@@ -41,6 +41,16 @@ def _done(action: Callable[[], object], message: str) -> Response:
     return _back()
 
 
+def _yours(find: Callable[[], object]) -> None:
+    """The object the URL names must be the caller's shop's: another shop's (or none) answers the 404 page, as the
+    API does, instead of a flashed refusal (any other refusal is the change's own, flashed by `_done`)."""
+    try:
+        find()
+    except ApiError as error:
+        if error.status == 404:
+            raise
+
+
 def _form_id(name: str) -> int | None:
     raw = (request.form.get(name) or "").strip()
     return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 10 else None
@@ -76,12 +86,14 @@ def choose_branch():
 @shop_role("manager")
 def change_role(member_id: uuid.UUID):
     role = request.form.get("role")
+    _yours(lambda: members.member_of_shop(_user(), member_id))
     return _done(lambda: members.change_role(_user(), member_id, role), _("The role is changed; their sessions ended."))
 
 
 @bp.post("/dukkan/uyeler/<uuid:member_id>/remove")
 @shop_role("manager")
 def remove_member(member_id: uuid.UUID):
+    _yours(lambda: members.member_of_shop(_user(), member_id))
     return _done(lambda: members.remove_member(_user(), member_id), _("The member is removed from the shop."))
 
 
@@ -102,6 +114,7 @@ def invite():
 @bp.post("/dukkan/davetler/<int:invitation_id>/resend")
 @shop_role("manager")
 def resend(invitation_id: int):
+    _yours(lambda: invitations.invitation_of_shop(_user(), invitation_id))
     return _done(
         lambda: invitations.resend(_user(), invitation_id), _("A new link is sent; the old one no longer works.")
     )
@@ -110,6 +123,7 @@ def resend(invitation_id: int):
 @bp.post("/dukkan/davetler/<int:invitation_id>/revoke")
 @shop_role("manager")
 def revoke(invitation_id: int):
+    _yours(lambda: invitations.invitation_of_shop(_user(), invitation_id))
     return _done(lambda: invitations.revoke(_user(), invitation_id), _("The invitation is revoked."))
 
 
@@ -131,6 +145,7 @@ def add_branch():
 @shop_role("manager")
 def update_branch(branch_id: int):
     fields = _branch_fields()
+    _yours(lambda: branches.branch_of_shop(current_user.shop_id, branch_id))
     return _done(lambda: branches.update_branch(_user(), branch_id, fields), _("The branch is saved."))
 
 
@@ -138,6 +153,7 @@ def update_branch(branch_id: int):
 @shop_role("manager")
 def delete_branch(branch_id: int):
     move_to = _form_id("move_to")
+    _yours(lambda: branches.branch_of_shop(current_user.shop_id, branch_id))
     return _done(lambda: branches.delete_branch(_user(), branch_id, move_to), _("The branch is deleted."))
 
 
