@@ -14,10 +14,11 @@ from flask import url_for
 from flask_babel import gettext as _
 
 from app.accounts.models import User
-from app.billing.models import Plan, Subscription
+from app.billing.models import Payment, Plan, Subscription
 from app.billing.subscriptions.queries import live_shop_subscription
 from app.core.errors import ApiError
 from app.extensions import db
+from app.shops.holdings import paid_history_check
 
 FREE_SEATS = 1  # a shop without a plan: its owner
 MAX_SEATS = 100
@@ -97,3 +98,14 @@ def ensure_enough_seats(shop_id: uuid.UUID, seats: int) -> None:
             ),
             409,
         )
+
+
+# A payment that took money, even if refunded since: the shop has a paid history.
+PAID_STATUSES = ("completed", "refunded", "partially_refunded", "disputed")
+
+
+@paid_history_check
+def _has_paid(shop_id: uuid.UUID) -> bool:
+    """A shop that has ever paid cannot be left behind by a person joining another shop (app.shops.holdings)."""
+    paid = sa.select(Payment.id).where(Payment.shop_id == shop_id, Payment.status.in_(PAID_STATUSES)).limit(1)
+    return db.session.scalar(paid) is not None

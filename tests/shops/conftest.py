@@ -8,6 +8,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from app.extensions import db
+from tests.billing.conftest import billing_catalog, make_subscription  # noqa: F401 - fixtures used here
 from tests.conftest import PASSWORD, SITE, csrf_token_from, outbox
 
 
@@ -41,9 +43,15 @@ def person(app):
     return make
 
 
+# The seats the owner's plan has in these tests: more than any test invites (the limit itself: test_seats.py).
+SEATS = 10
+
+
 @pytest.fixture
-def owner(create_user, person):
-    create_user(email="sahip@example.com", name="Selim Sahip")
+def owner(create_user, person, make_subscription):  # noqa: F811
+    user = create_user(email="sahip@example.com", name="Selim Sahip")
+    make_subscription(user, "active", plan_key="full").seats = SEATS
+    db.session.commit()
     return person("sahip@example.com")
 
 

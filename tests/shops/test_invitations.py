@@ -190,8 +190,10 @@ def test_a_person_whose_shop_has_data_must_choose_to_leave_it_behind(owner, crea
     assert [item["name"] for item in newcomer.get("/api/shop/branches").get_json()["items"]] == ["Merkez"]
 
 
-def test_a_person_whose_shop_has_other_members_is_refused_in_turkish(app, owner, create_user, person):
-    create_user(email="patron@example.com", name="Başka Patron")
+def test_a_person_whose_shop_has_other_members_is_refused_in_turkish(
+    app, owner, create_user, person, make_subscription
+):
+    make_subscription(create_user(email="patron@example.com", name="Başka Patron"), "active", plan_key="full")
     boss = person("patron@example.com")
     invite(boss, "calisan@example.com", "clerk")
     accept_as_new(app, "calisan@example.com", "Çalışan")
@@ -247,9 +249,9 @@ def test_another_account_cannot_accept_an_invitation(owner, create_user, person)
     assert refused.get_json()["error"]["message"] == "Bu davet başka bir e-posta adresi için."
 
 
-def test_the_mailed_link_is_tracked_when_tracking_is_on(make_app, create_user):
+def test_the_mailed_link_is_tracked_when_tracking_is_on(make_app, create_user, make_subscription):
     tracked = make_app(TRACKING_SECRET="tracking-secret-for-tests")
-    create_user(email="izli@example.com", name="İzli Sahip")
+    make_subscription(create_user(email="izli@example.com", name="İzli Sahip"), "active", plan_key="full")
     browser = tracked.test_client()
     browser.post(
         "/api/auth/sign-in/email",
