@@ -137,6 +137,8 @@ ARGUMENTS: dict[str, Argument] = {
 }
 # Arguments of routes other helpers are still building, with no factory yet. TEMPORARY: the integrator adds the
 # entry to ARGUMENTS when payments move to the shop and empties this.
+# The seats of each shop's plan: its three members, the clerk A invites and the invitation A leaves open.
+SEATS = 10
 NOT_YET_COVERED = frozenset({"payment_id"})
 
 
@@ -241,8 +243,9 @@ def shops(app, monkeypatch, upstreams, make_subscription):  # noqa: F811
     without_rate_limits(monkeypatch)
     declared_for_now(app, monkeypatch, NOT_YET_DECLARED)
     a_members, b_members = shop_members(app, "a"), shop_members(app, "b")
-    for member in (*a_members.values(), *b_members.values()):
-        make_subscription(member.user, "active", plan_key="full")  # a plan opens everything: only the shop refuses
+    for members in (a_members, b_members):  # the shop's plan opens every brand to its members: only the shop refuses
+        make_subscription(members["owner"].user, "active", plan_key="full").seats = SEATS
+    db.session.commit()
     a = _make_shop_a(app, a_members["owner"])
     removed = a_members["clerk"]
     _remove_from_shop(removed.user, b_members["owner"].user.shop_id)
