@@ -135,10 +135,10 @@ ARGUMENTS: dict[str, Argument] = {
     "schema": _reference("1"),
     "step": _reference("1"),
 }
-# Arguments of routes other helpers are still building, with no factory yet. TEMPORARY: the integrator adds the
-# entry to ARGUMENTS when payments move to the shop and empties this.
 # The seats of each shop's plan: its three members, the clerk A invites and the invitation A leaves open.
 SEATS = 10
+# Arguments of routes other helpers are still building, with no factory yet. TEMPORARY: the integrator adds the
+# entry to ARGUMENTS when payments move to the shop and empties this.
 NOT_YET_COVERED = frozenset({"payment_id"})
 
 
