@@ -5,8 +5,7 @@ shop B and by a member removed from A (moved to B, their sessions revoked as sig
 is signed out, and signed in again they are B's). A route naming one of A's objects answers 404 or 403; no answer
 ever carries a marker; and A's objects are as A left them.
 
-ARGUMENTS maps each rule argument to how A's value for it is made; a rule argument with no entry fails the walk
-(NOT_YET_COVERED lists those of routes other helpers are still building)."""
+ARGUMENTS maps each rule argument to how A's value for it is made; a rule argument with no entry fails the walk."""
 
 from __future__ import annotations
 
@@ -20,17 +19,17 @@ import sqlalchemy as sa
 from app.accounts.models import User
 from app.auth.guards import declared_access
 from app.auth.sessions import revoke_user_sessions
+from app.billing.models import Payment
+from app.core.db import utcnow
 from app.extensions import db
 from app.sources.sandbox.catalog import VIN_GOLF
 from tests.billing.conftest import billing_catalog, make_subscription  # noqa: F401 - fixtures used here
 from tests.catalog.test_fit_api import with_question
 from tests.conftest import SITE
-from tests.core.test_role_walk import NOT_YET_DECLARED
 from tests.shelf.conftest import HEADER, csv_bytes, run_worker, start, upload
 from tests.support.route_walk import (
     Member,
     api_error_code,
-    declared_for_now,
     is_api,
     methods_of,
     path_for,
@@ -48,11 +47,13 @@ STOCK_CODE = "GZL-RAF-7781"
 STOCK_NAME = "Gizli Raf Parcasi Omega"
 STOCK_OEM = "9Z9 999 111 Q"
 LIST_FILE = "gizli-raf-listesi.csv"
+RECEIPT = "http://localhost/static/receipts/gizli-dekont-a.pdf"
 POLL = re.compile(r"/vin/pairings/([A-Za-z0-9_-]+)")
 MARKERS = (
     CUSTOMER,
     LINE_NAME,
     LIST_FILE,
+    RECEIPT,
     LINE_PRICE,
     "4.321,77",
     STOCK_CODE,
@@ -75,6 +76,7 @@ class ShopA:
     line_id: int
     import_id: int
     pairing_id: str
+    payment_id: str
 
 
 @dataclass(frozen=True)
@@ -101,6 +103,7 @@ ARGUMENTS: dict[str, Argument] = {
     "line_id": Argument(lambda a: a.line_id, True),
     "import_id": Argument(lambda a: a.import_id, True),  # A's stock list
     "pairing_id": Argument(lambda a: a.pairing_id, True),  # a phone pairing A's owner opened
+    "payment_id": Argument(lambda a: a.payment_id, True),  # A's bank transfer, with its receipt
     # A decode's progress is read under the decoding person's id; a decode ends before the walk, so none is left.
     "token": _reference("yok-boyle-bir-cozum"),
     "oem": _reference(STOCK_OEM),  # where a number of A's stock list is used: reference data, never A's stock
@@ -115,9 +118,6 @@ ARGUMENTS: dict[str, Argument] = {
     "schema": _reference("1"),
     "step": _reference("1"),
 }
-# Arguments of routes other helpers are still building, with no factory yet. TEMPORARY: the integrator adds the
-# entries to ARGUMENTS (invitations, branches, API keys, payments moving to the shop) and empties this.
-NOT_YET_COVERED = frozenset({"payment_id"})
 
 
 def member_routes(app) -> list:
@@ -132,11 +132,8 @@ def member_routes(app) -> list:
 
 def test_every_argument_has_a_way_to_make_shop_a_s_value(app):
     arguments = {name for rule in member_routes(app) for name in rule.arguments}
-    assert not arguments - ARGUMENTS.keys() - NOT_YET_COVERED, (
-        f"rule arguments with no entry in ARGUMENTS: {sorted(arguments - ARGUMENTS.keys() - NOT_YET_COVERED)}"
-    )
-    assert not NOT_YET_COVERED & ARGUMENTS.keys(), "covered now: take them out of NOT_YET_COVERED"
-    assert arguments >= NOT_YET_COVERED, f"no route takes these now: {sorted(NOT_YET_COVERED - arguments)}"
+    missing = sorted(arguments - ARGUMENTS.keys())
+    assert not missing, f"rule arguments with no entry in ARGUMENTS: {missing}"
 
 
 def _ok(response) -> dict:
@@ -172,7 +169,18 @@ def _make_shop_a(owner: Member) -> ShopA:
         line_id=lines[0]["id"],
         import_id=listed["id"],
         pairing_id=poll[1],
+        payment_id=_bank_transfer(owner.user),
     )
+
+
+def _bank_transfer(owner: User) -> str:
+    """A bank transfer A's owner made before card payments (no route makes one now), with its stored receipt."""
+    payment = Payment(
+        user_id=owner.id, amount=39_900, status="completed", method="eft", receipt_url=RECEIPT, paid_at=utcnow()
+    )
+    db.session.add(payment)
+    db.session.commit()
+    return str(payment.id)
 
 
 def _remove_from_shop(user: User, new_shop_id) -> None:
@@ -189,16 +197,16 @@ def _a_s_own_view(owner: Member, a: ShopA) -> list:
         client.get(f"/api/shelf/imports/{a.import_id}").get_json(),
         [item["id"] for item in client.get("/api/vehicles/history").get_json()["items"]],
         client.get(f"/api/vehicles/{a.vehicle_id}/fit").get_json(),
+        client.get(f"/api/payments/{a.payment_id}/receipt").get_json(),
     ]
 
 
 @pytest.fixture
 def shops(app, monkeypatch, upstreams, make_subscription):  # noqa: F811
     without_rate_limits(monkeypatch)
-    declared_for_now(app, monkeypatch, NOT_YET_DECLARED)
     a_members, b_members = shop_members(app, "a"), shop_members(app, "b")
-    for member in (*a_members.values(), *b_members.values()):
-        make_subscription(member.user, "active", plan_key="full")  # a plan opens everything: only the shop refuses
+    for members in (a_members, b_members):  # a plan opens everything (only the shop refuses): one per shop
+        make_subscription(members["owner"].user, "active", plan_key="full")
     a = _make_shop_a(a_members["owner"])
     removed = a_members["clerk"]
     _remove_from_shop(removed.user, b_members["owner"].user.shop_id)
@@ -231,7 +239,7 @@ def test_no_route_shows_or_changes_shop_a_s_objects_for_anyone_else(app, shops):
     for rule in member_routes(app):
         covered = [name for name in rule.arguments if name in ARGUMENTS]
         if len(covered) < len(rule.arguments):
-            continue  # NOT_YET_COVERED (the argument test above keeps that list honest)
+            continue  # the argument test above fails on it
         path = path_for(rule, {name: ARGUMENTS[name].value(a) for name in covered})
         names_object = any(ARGUMENTS[name].names_shop_object for name in covered)
         if "GET" in rule.methods:
@@ -250,6 +258,6 @@ def test_no_route_shows_or_changes_shop_a_s_objects_for_anyone_else(app, shops):
                 problems.append(f"{removed.label}: {method} {path} answered {response.status_code}, not signed out")
     assert tried > 200
     # The same reads show A's owner the markers: a leak would be seen.
-    assert {CUSTOMER, LINE_NAME, LINE_PRICE, LIST_FILE} <= seen_by_a, seen_by_a
+    assert {CUSTOMER, LINE_NAME, LINE_PRICE, LIST_FILE, RECEIPT} <= seen_by_a, seen_by_a
     assert not problems, "\n".join(problems)
     assert _a_s_own_view(owner, a) == before

@@ -21,139 +21,12 @@ from tests.support.route_walk import (
     without_rate_limits,
 )
 
-# Views of the domains whose helpers are still declaring their roles (vehicles, catalog, browse; shelf, quotes;
-# billing): the guard refuses them to everyone until they do. TEMPORARY: the integrator empties this once those
-# branches are merged (the walk fails on an entry that declares a role by then).
-NOT_YET_DECLARED = frozenset(
-    [
-        "billing_api.cancel_downgrade",
-        "billing_api.cancel_pending",
-        "billing_api.create",
-        "billing_api.downgrade",
-        "billing_api.me",
-        "billing_api.start_trial",
-        "billing_pages.cancel_downgrade",
-        "billing_pages.cancel_pending",
-        "billing_pages.schedule_downgrade",
-        "billing_pages.start_trial",
-        "billing_pages.subscription",
-        "billing_pages.welcome",
-        "payments_api.card_checkout",
-        "payments_api.my_payments",
-        "payments_api.receipt",
-        "payments_pages.checkout",
-        "payments_pages.history",
-        "payments_pages.receipt",
-        "browse_api.brand_list",
-        "browse_api.catapi_cars",
-        "browse_api.catapi_groups",
-        "browse_api.catapi_models",
-        "browse_api.catapi_open",
-        "browse_api.catapi_parameters",
-        "browse_api.catapi_schema",
-        "browse_api.catapi_schemas",
-        "browse_api.scrape_groups",
-        "browse_api.scrape_open",
-        "browse_api.scrape_parts",
-        "browse_api.scrape_selector",
-        "browse_api.scrape_vehicles",
-        "browse_api.scrape_wizard",
-        "browse_api.scrape_wizard_vehicles",
-        "browse_views.catapi_cars",
-        "browse_views.catapi_models",
-        "browse_views.catapi_open",
-        "browse_views.makes",
-        "browse_views.scrape_open",
-        "browse_views.scrape_wizard",
-        "catalog_api.category",
-        "catalog_api.children",
-        "catalog_api.progress",
-        "catalog_api.reference",
-        "catalog_api.tree",
-        "catalog_copies_api.copy",
-        "catalog_exports.parts_csv",
-        "catalog_exports.print_view",
-        "catalog_fit_api.answer_question",
-        "catalog_fit_api.clear_answer",
-        "catalog_fit_api.preference",
-        "catalog_fit_api.set_preference",
-        "catalog_fit_api.vehicle_fit",
-        "catalog_fit_views.answer",
-        "catalog_fit_views.clear",
-        "catalog_fit_views.fitting_only",
-        "catalog_progress.progress",
-        "catalog_search_api.search_vehicle",
-        "catalog_views.category",
-        "catalog_views.children",
-        "catalog_views.deep_link",
-        "catalog_views.reference",
-        "catalog_views.vehicle_page",
-        "catalog_where_used.panel",
-        "catalog_where_used_api.lookup",
-        "quotes_api.add_line",
-        "quotes_api.create",
-        "quotes_api.delete_line",
-        "quotes_api.edit",
-        "quotes_api.edit_line",
-        "quotes_api.get",
-        "quotes_api.list_quotes",
-        "quotes_api.new_version",
-        "quotes_api.revoke",
-        "quotes_api.save_settings",
-        "quotes_api.settings",
-        "quotes_api.share",
-        "quotes_views.add_free_line",
-        "quotes_views.add_part",
-        "quotes_views.csv_export",
-        "quotes_views.delete_line",
-        "quotes_views.edit_line",
-        "quotes_views.index",
-        "quotes_views.new_version",
-        "quotes_views.print_view",
-        "quotes_views.quote_page",
-        "quotes_views.revoke",
-        "quotes_views.set_rate",
-        "quotes_views.settings",
-        "quotes_views.share",
-        "quotes_views.vehicle_quote",
-        "shelf_api.create_import",
-        "shelf_api.get_import",
-        "shelf_api.list_imports",
-        "shelf_api.start_import",
-        "shelf_lookup_api.lookup_number",
-        "shelf_views.progress",
-        "shelf_views.shelf",
-        "shelf_views.show_import",
-        "shelf_views.start",
-        "shelf_views.upload",
-        "vehicles_api.choose_again",
-        "vehicles_api.decode_route",
-        "vehicles_api.forget",
-        "vehicles_api.history",
-        "vehicles_api.report",
-        "vehicles_api.vehicle",
-        "vehicles_pairing_views.create",
-        "vehicles_pairing_views.poll",
-        "vehicles_scan_api.scan_photo",
-        "vehicles_views.choose_again",
-        "vehicles_views.decode_progress",
-        "vehicles_views.forget",
-        "vehicles_views.report",
-        "vehicles_views.search",
-        "vehicles_views.start_decode",
-    ]
-)
-
 SHOP_RANK = {"clerk": 0, "manager": 1, "owner": 2}
 CLOSED_TR = "Bu adres kapalı"  # the default deny's message, in Turkish (the site's first language)
 
 
 def test_every_route_declares_who_may_use_it(app):
-    undeclared = set(undeclared_endpoints(app))
-    assert not undeclared - NOT_YET_DECLARED, f"routes with no declared role: {sorted(undeclared - NOT_YET_DECLARED)}"
-    assert not NOT_YET_DECLARED - undeclared, (
-        f"these declare a role now, take them out of NOT_YET_DECLARED: {sorted(NOT_YET_DECLARED - undeclared)}"
-    )
+    assert sorted(undeclared_endpoints(app)) == [], "routes with no declared role"
 
 
 @pytest.fixture
@@ -175,12 +48,11 @@ def _forbidden(response, path: str) -> bool:
     return response.status_code == 403 and (not is_api(path) or api_error_code(response) == "forbidden")
 
 
-def _expected_refusal(access: str | None, endpoint: str, who: str):
+def _expected_refusal(access: str | None, who: str):
     """The refusal `who` must get (a check of the response and path), or None when the guard must let them through."""
     if who == "signed out":
         return _sign_in_asked  # every route not public asks for the sign-in first
     if access is None:
-        assert endpoint in NOT_YET_DECLARED, endpoint
         return _forbidden  # default deny: every member, whatever their role
     if access == "admin":
         return _forbidden  # a shop member is never one of the site's admins
@@ -192,7 +64,7 @@ def _try(spy: ViewSpy, member: Member, endpoint: str, access: str | None, method
     spy.clear()
     response = member.send(method, path)
     ran = endpoint in spy.ran
-    refusal = _expected_refusal(access, endpoint, member.role)
+    refusal = _expected_refusal(access, member.role)
     where = f"{member.label}: {method} {path} ({endpoint}, declared {access}) answered {response.status_code}"
     if refusal is not None:
         if ran:
