@@ -15,7 +15,7 @@ probe = Blueprint("brand_probe", __name__, url_prefix="/api/test-brands")
 
 
 @probe.get("/<int:brand_id>")
-@shop_role("clerk")
+@shop_role("clerk")  # the counter's data: every member (an undeclared view is refused to everyone)
 @requires_brand_access(lambda kwargs: kwargs["brand_id"])
 def brand_data(brand_id: int):
     return jsonify(brandId=brand_id)

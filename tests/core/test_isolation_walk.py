@@ -6,8 +6,7 @@ from A (moved to B, their sessions revoked as sign-out revokes them: the old bro
 they are B's). A route naming one of A's objects answers 404 or 403; no answer ever carries a marker; and A's objects
 are as A left them.
 
-ARGUMENTS maps each rule argument to how A's value for it is made; a rule argument with no entry fails the walk
-(NOT_YET_COVERED lists those of routes other helpers are still building)."""
+ARGUMENTS maps each rule argument to how A's value for it is made; a rule argument with no entry fails the walk."""
 
 from __future__ import annotations
 
@@ -22,18 +21,18 @@ import sqlalchemy as sa
 from app.accounts.models import User
 from app.auth.guards import declared_access
 from app.auth.sessions import revoke_user_sessions
+from app.billing.models import Payment
+from app.core.db import utcnow
 from app.extensions import db
 from app.sources.sandbox.catalog import VIN_GOLF
 from tests.billing.conftest import billing_catalog, make_subscription  # noqa: F401 - fixtures used here
 from tests.catalog.test_fit_api import with_question
 from tests.conftest import PASSWORD, SITE
-from tests.core.test_role_walk import NOT_YET_DECLARED
 from tests.shelf.conftest import HEADER, csv_bytes, run_worker, start, upload
 from tests.shops.conftest import invitation_path
 from tests.support.route_walk import (
     Member,
     api_error_code,
-    declared_for_now,
     is_api,
     methods_of,
     path_for,
@@ -58,11 +57,13 @@ INVITED = "gizli-davetli@example.com"
 KEY_NAME = "Gizli Anahtar Kappa"
 MEMBER_EMAIL = "gizli-uye@example.com"
 MEMBER_NAME = "Gizli Uye Lambda"
+RECEIPT = "http://localhost/static/receipts/gizli-dekont-a.pdf"
 POLL = re.compile(r"/vin/pairings/([A-Za-z0-9_-]+)")
 MARKERS = (
     CUSTOMER,
     LINE_NAME,
     LIST_FILE,
+    RECEIPT,
     LINE_PRICE,
     "4.321,77",
     STOCK_CODE,
@@ -91,6 +92,7 @@ class ShopA:
     invitation_id: int
     key_id: int
     member_id: str
+    payment_id: str
 
 
 @dataclass(frozen=True)
@@ -121,6 +123,7 @@ ARGUMENTS: dict[str, Argument] = {
     "invitation_id": Argument(lambda a: a.invitation_id, True),  # still open
     "key_id": Argument(lambda a: a.key_id, True),
     "member_id": Argument(lambda a: a.member_id, True),  # a clerk who joined A through an invitation
+    "payment_id": Argument(lambda a: a.payment_id, True),  # A's bank transfer, with its receipt
     # A decode's progress is read under the decoding person's id; a decode ends before the walk, so none is left.
     "token": _reference("yok-boyle-bir-cozum"),
     "oem": _reference(STOCK_OEM),  # where a number of A's stock list is used: reference data, never A's stock
@@ -137,9 +140,6 @@ ARGUMENTS: dict[str, Argument] = {
 }
 # The seats of each shop's plan: its three members, the clerk A invites and the invitation A leaves open.
 SEATS = 10
-# Arguments of routes other helpers are still building, with no factory yet. TEMPORARY: the integrator adds the
-# entry to ARGUMENTS when payments move to the shop and empties this.
-NOT_YET_COVERED = frozenset({"payment_id"})
 
 
 def member_routes(app) -> list:
@@ -154,11 +154,8 @@ def member_routes(app) -> list:
 
 def test_every_argument_has_a_way_to_make_shop_a_s_value(app):
     arguments = {name for rule in member_routes(app) for name in rule.arguments}
-    assert not arguments - ARGUMENTS.keys() - NOT_YET_COVERED, (
-        f"rule arguments with no entry in ARGUMENTS: {sorted(arguments - ARGUMENTS.keys() - NOT_YET_COVERED)}"
-    )
-    assert not NOT_YET_COVERED & ARGUMENTS.keys(), "covered now: take them out of NOT_YET_COVERED"
-    assert arguments >= NOT_YET_COVERED, f"no route takes these now: {sorted(NOT_YET_COVERED - arguments)}"
+    missing = sorted(arguments - ARGUMENTS.keys())
+    assert not missing, f"rule arguments with no entry in ARGUMENTS: {missing}"
 
 
 def _ok(response) -> dict:
@@ -214,7 +211,18 @@ def _make_shop_a(app, owner: Member) -> ShopA:
         import_id=listed["id"],
         pairing_id=poll[1],
         **_make_people_of_shop_a(app, owner),
+        payment_id=_bank_transfer(owner.user),
     )
+
+
+def _bank_transfer(owner: User) -> str:
+    """A bank transfer A's owner made before card payments (no route makes one now), with its stored receipt."""
+    payment = Payment(
+        user_id=owner.id, amount=39_900, status="completed", method="eft", receipt_url=RECEIPT, paid_at=utcnow()
+    )
+    db.session.add(payment)
+    db.session.commit()
+    return str(payment.id)
 
 
 def _remove_from_shop(user: User, new_shop_id) -> None:
@@ -235,17 +243,16 @@ def _a_s_own_view(owner: Member, a: ShopA) -> list:
         client.get("/api/shop/invitations").get_json(),
         client.get("/api/shop/keys").get_json(),
         client.get("/api/shop/members").get_json(),
+        client.get(f"/api/payments/{a.payment_id}/receipt").get_json(),
     ]
 
 
 @pytest.fixture
 def shops(app, monkeypatch, upstreams, make_subscription):  # noqa: F811
     without_rate_limits(monkeypatch)
-    declared_for_now(app, monkeypatch, NOT_YET_DECLARED)
     a_members, b_members = shop_members(app, "a"), shop_members(app, "b")
-    for members in (a_members, b_members):  # the shop's plan opens every brand to its members: only the shop refuses
-        make_subscription(members["owner"].user, "active", plan_key="full").seats = SEATS
-    db.session.commit()
+    for members in (a_members, b_members):  # a plan opens everything (only the shop refuses): one per shop
+        make_subscription(members["owner"].user, "active", plan_key="full", seats=SEATS)
     a = _make_shop_a(app, a_members["owner"])
     removed = a_members["clerk"]
     _remove_from_shop(removed.user, b_members["owner"].user.shop_id)
@@ -278,7 +285,7 @@ def test_no_route_shows_or_changes_shop_a_s_objects_for_anyone_else(app, shops):
     for rule in member_routes(app):
         covered = [name for name in rule.arguments if name in ARGUMENTS]
         if len(covered) < len(rule.arguments):
-            continue  # NOT_YET_COVERED (the argument test above keeps that list honest)
+            continue  # the argument test above fails on it
         path = path_for(rule, {name: ARGUMENTS[name].value(a) for name in covered})
         names_object = any(ARGUMENTS[name].names_shop_object for name in covered)
         if "GET" in rule.methods:
@@ -298,7 +305,7 @@ def test_no_route_shows_or_changes_shop_a_s_objects_for_anyone_else(app, shops):
     assert tried > 200
     # The same reads show A's owner the markers: a leak would be seen. No walked read takes a branch, invitation, key
     # or member id (those routes change things): A's own lists show those markers.
-    assert {CUSTOMER, LINE_NAME, LINE_PRICE, LIST_FILE} <= seen_by_a, seen_by_a
+    assert {CUSTOMER, LINE_NAME, LINE_PRICE, LIST_FILE, RECEIPT} <= seen_by_a, seen_by_a
     assert all(marker in json.dumps(before) for marker in PEOPLE_MARKERS), before
     assert not problems, "\n".join(problems)
     assert _a_s_own_view(owner, a) == before

@@ -21,21 +21,12 @@ from tests.support.route_walk import (
     without_rate_limits,
 )
 
-# Views of the domains whose helpers are still declaring their roles (vehicles, catalog, browse; shelf, quotes;
-# billing): the guard refuses them to everyone until they do. TEMPORARY: the integrator empties this once those
-# branches are merged (the walk fails on an entry that declares a role by then).
-NOT_YET_DECLARED: frozenset[str] = frozenset()
-
 SHOP_RANK = {"clerk": 0, "manager": 1, "owner": 2}
 CLOSED_TR = "Bu adres kapalı"  # the default deny's message, in Turkish (the site's first language)
 
 
 def test_every_route_declares_who_may_use_it(app):
-    undeclared = set(undeclared_endpoints(app))
-    assert not undeclared - NOT_YET_DECLARED, f"routes with no declared role: {sorted(undeclared - NOT_YET_DECLARED)}"
-    assert not NOT_YET_DECLARED - undeclared, (
-        f"these declare a role now, take them out of NOT_YET_DECLARED: {sorted(NOT_YET_DECLARED - undeclared)}"
-    )
+    assert sorted(undeclared_endpoints(app)) == [], "routes with no declared role"
 
 
 @pytest.fixture
@@ -57,12 +48,11 @@ def _forbidden(response, path: str) -> bool:
     return response.status_code == 403 and (not is_api(path) or api_error_code(response) == "forbidden")
 
 
-def _expected_refusal(access: str | None, endpoint: str, who: str):
+def _expected_refusal(access: str | None, who: str):
     """The refusal `who` must get (a check of the response and path), or None when the guard must let them through."""
     if who == "signed out":
         return _sign_in_asked  # every route not public asks for the sign-in first
     if access is None:
-        assert endpoint in NOT_YET_DECLARED, endpoint
         return _forbidden  # default deny: every member, whatever their role
     if access == "admin":
         return _forbidden  # a shop member is never one of the site's admins
@@ -74,7 +64,7 @@ def _try(spy: ViewSpy, member: Member, endpoint: str, access: str | None, method
     spy.clear()
     response = member.send(method, path)
     ran = endpoint in spy.ran
-    refusal = _expected_refusal(access, endpoint, member.role)
+    refusal = _expected_refusal(access, member.role)
     where = f"{member.label}: {method} {path} ({endpoint}, declared {access}) answered {response.status_code}"
     if refusal is not None:
         if ran:

@@ -1,4 +1,5 @@
-"""The shop's tests: people with their own signed-in clients, invitations followed from the mail in the outbox."""
+"""The shop's tests: people with their own signed-in clients, invitations followed from the mail in the outbox. A shop
+without a plan has one seat, so the shops that invite here are on a plan with room for their people."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from app.extensions import db
 from tests.billing.conftest import billing_catalog, make_subscription  # noqa: F401 - fixtures used here
 from tests.conftest import PASSWORD, SITE, csrf_token_from, outbox
+
+ROOMY_SEATS = 5  # the owner and four more people (members and open invitations)
 
 
 @dataclass
@@ -43,15 +45,20 @@ def person(app):
     return make
 
 
-# The seats the owner's plan has in these tests: more than any test invites (the limit itself: test_seats.py).
-SEATS = 10
+@pytest.fixture
+def seats_for(make_subscription):  # noqa: F811
+    """`seats_for(user, seats=ROOMY_SEATS)`: the user's shop gets a live Full plan with that many seats."""
+
+    def give(user, seats: int = ROOMY_SEATS):
+        return make_subscription(user, "active", plan_key="full", seats=seats)
+
+    return give
 
 
 @pytest.fixture
-def owner(create_user, person, make_subscription):  # noqa: F811
-    user = create_user(email="sahip@example.com", name="Selim Sahip")
-    make_subscription(user, "active", plan_key="full").seats = SEATS
-    db.session.commit()
+def owner(create_user, person, seats_for):
+    """The owner of a shop on a plan with room to invite, signed in."""
+    seats_for(create_user(email="sahip@example.com", name="Selim Sahip"))
     return person("sahip@example.com")
 
 

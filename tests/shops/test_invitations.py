@@ -17,6 +17,10 @@ from app.shops.models import Shop, ShopInvitation
 from tests.conftest import PASSWORD, outbox
 from tests.shops.conftest import accept_as_new, invitation_path, invite
 
+SEATS_FULL = (
+    "Planınızın 2 koltuğunun hepsi dolu (üyeler ve açık davetler). Başka birini davet etmek için abonelik sayfasından "
+    "koltuk ekleyin."
+)
 DEAD_LINK = "Bu davet bağlantısı geçersiz, süresi dolmuş, geri alınmış ya da zaten kullanılmış. Yeni bir davet isteyin."
 
 
@@ -137,6 +141,25 @@ def test_an_open_invitation_and_a_member_are_not_invited_twice(owner):
     assert member.status_code == 409 and member.get_json()["error"]["code"] == "already_member"
 
 
+def test_inviting_past_the_plans_seats_is_refused_in_turkish_with_the_add_seat_link(create_user, person, seats_for):
+    seats_for(create_user(email="iki.koltuk@example.com", name="İki Koltuk"), seats=2)
+    owner = person("iki.koltuk@example.com")
+
+    first = invite(owner, "bir@example.com", "clerk")
+    refused = invite(owner, "iki@example.com", "clerk")
+    page = owner.get("/dukkan").get_data(as_text=True)
+
+    assert first.status_code == 201
+    assert refused.status_code == 409 and refused.get_json()["error"] == {
+        "code": "seats_full",
+        "message": SEATS_FULL,
+        "details": {"addSeatUrl": "/subscription#seats"},
+    }
+    assert [mail.to_address for mail in outbox("shop_invitation")] == ["bir@example.com"]
+    assert "Kullanılan koltuk: 2 koltuğun 2 tanesi" in page
+    assert '<a href="/subscription#seats">Koltuk ekle</a>' in page
+
+
 def test_invitations_are_sent_revoked_and_resent_from_the_shop_page(owner):
     sent = owner.form("/dukkan/davetler", {"email": "sayfa@example.com", "role": "clerk"})
     page = owner.get("/dukkan").get_data(as_text=True)
@@ -190,10 +213,8 @@ def test_a_person_whose_shop_has_data_must_choose_to_leave_it_behind(owner, crea
     assert [item["name"] for item in newcomer.get("/api/shop/branches").get_json()["items"]] == ["Merkez"]
 
 
-def test_a_person_whose_shop_has_other_members_is_refused_in_turkish(
-    app, owner, create_user, person, make_subscription
-):
-    make_subscription(create_user(email="patron@example.com", name="Başka Patron"), "active", plan_key="full")
+def test_a_person_whose_shop_has_other_members_is_refused_in_turkish(app, owner, create_user, person, seats_for):
+    seats_for(create_user(email="patron@example.com", name="Başka Patron"))
     boss = person("patron@example.com")
     invite(boss, "calisan@example.com", "clerk")
     accept_as_new(app, "calisan@example.com", "Çalışan")
@@ -249,9 +270,9 @@ def test_another_account_cannot_accept_an_invitation(owner, create_user, person)
     assert refused.get_json()["error"]["message"] == "Bu davet başka bir e-posta adresi için."
 
 
-def test_the_mailed_link_is_tracked_when_tracking_is_on(make_app, create_user, make_subscription):
+def test_the_mailed_link_is_tracked_when_tracking_is_on(make_app, create_user, seats_for):
     tracked = make_app(TRACKING_SECRET="tracking-secret-for-tests")
-    make_subscription(create_user(email="izli@example.com", name="İzli Sahip"), "active", plan_key="full")
+    seats_for(create_user(email="izli@example.com", name="İzli Sahip"))
     browser = tracked.test_client()
     browser.post(
         "/api/auth/sign-in/email",

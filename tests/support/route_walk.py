@@ -162,19 +162,3 @@ def each_request(rules: list[Rule]) -> Iterator[tuple[Rule, str, str]]:
 
 def new_id() -> str:
     return uuid.uuid4().hex[:8]
-
-
-def declared_for_now(app: Flask, monkeypatch, endpoints: frozenset[str], role: str = "clerk") -> None:
-    """Open the views still in the role walk's NOT_YET_DECLARED to `role` for this test (a wrapper per app: the views
-    themselves stay undeclared), so a walk can make and try their objects before their helpers declare them."""
-    for endpoint in endpoints:
-        view = app.view_functions.get(endpoint)
-        if view is None or getattr(view, "shop_role", None) is not None:
-            continue
-
-        @functools.wraps(view)
-        def opened(*args, _view=view, **kwargs):
-            return _view(*args, **kwargs)
-
-        opened.shop_role = role  # type: ignore[attr-defined]
-        monkeypatch.setitem(app.view_functions, endpoint, opened)
