@@ -1,4 +1,5 @@
-"""Seats: how many members a shop's plan lets work, and the checks before one more joins or seats are bought.
+"""Seats: how many members a shop's plan lets work, and the checks before seats are bought (the invitation that
+would need one more seat is refused by app.shops.invitations, which counts the open invitations too).
 
 A shop with no live subscription has one seat (its owner). The seats in use are the shop's members (users with its
 shop_id, whatever their status: a suspended member keeps their seat until removed).
@@ -35,24 +36,6 @@ def seat_limit(shop_id: uuid.UUID) -> int:
 def seats_in_use(shop_id: uuid.UUID) -> int:
     """The shop's members."""
     return db.session.scalar(sa.select(sa.func.count()).select_from(User).where(User.shop_id == shop_id)) or 0
-
-
-def ensure_seat_free(shop_id: uuid.UUID, pending: int = 0) -> None:
-    """Refuse (409 `seat_limit`, with the page to add a seat in `error.details.addSeatUrl`) unless one more person
-    fits: the members plus `pending` (the open invitations, not counting the one being made) plus one stay within the
-    shop's seats."""
-    limit = seat_limit(shop_id)
-    if seats_in_use(shop_id) + pending + 1 <= limit:
-        return
-    raise ApiError(
-        "seat_limit",
-        _(
-            "Your shop's plan has %(limit)d seats and all of them are taken. Add a seat to invite someone.",
-            limit=limit,
-        ),
-        409,
-        details={"addSeatUrl": add_seat_url()},
-    )
 
 
 def add_seat_url() -> str:

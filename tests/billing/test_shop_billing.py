@@ -6,13 +6,9 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from flask import Blueprint, jsonify, request
-from flask_login import current_user
 
 from app.billing import tasks
-from app.billing.seats import ensure_seat_free
 from app.core.db import utcnow
-from app.core.security import shop_role
 from app.extensions import db
 from app.sources.sandbox.catalog import VIN_GOLF
 from tests.billing.test_brand_access import probe as brand_probe
@@ -21,23 +17,6 @@ from tests.support.payments import deliver, payments_of, sign_in_client, start_c
 
 TR = {"Accept-Language": "tr"}
 SEATS_URL = "/api/subscriptions/me/seats"
-
-seat_probe = Blueprint("seat_probe", __name__, url_prefix="/api/test-seats")
-
-
-@seat_probe.post("")
-@shop_role("owner")
-def one_more():
-    """What the invitation route will do before it invites: one more person must fit in the shop's seats."""
-    ensure_seat_free(current_user.shop_id, int(request.args["pending"]))
-    return jsonify(ok=True)
-
-
-def seat_probe_client(make_app):
-    app = make_app(BASE_URL="http://localhost")
-    app.register_blueprint(seat_probe)
-    return app.test_client()
-
 
 def member_of(create_user, owner, role: str = "clerk", **overrides):
     """A member of `owner`'s shop (the fixture's user joins it after getting a shop of their own)."""
@@ -250,35 +229,6 @@ def test_a_trial_includes_the_plans_seats(dealer, card_client, billing_catalog):
     seats = card_client.get(SEATS_URL).get_json()
 
     assert (seats["seats"], seats["included"], seats["inUse"]) == (3, 3, 1)  # the Full plan's three
-
-
-def test_one_more_person_is_refused_past_the_seats_with_a_link_to_add_one(
-    create_user, make_app, stripe_sandbox, billing_catalog
-):
-    client = seat_probe_client(make_app)
-    owner = create_user()
-    sign_in_client(client, owner.email)
-
-    # No plan: the owner's one seat is taken.
-    response = client.post("/api/test-seats?pending=0", json={}, headers={**SITE, **TR})
-
-    assert response.status_code == 409
-    assert response.get_json()["error"] == {
-        "code": "seat_limit",
-        "message": "Dükkânınızın planında 1 koltuk var ve hepsi dolu. Birini davet etmek için koltuk ekleyin.",
-        "details": {"addSeatUrl": "/subscription#seats"},
-    }
-
-
-def test_open_invitations_count_against_the_seats(create_user, make_app, make_subscription, billing_catalog):
-    client = seat_probe_client(make_app)
-    owner = create_user()
-    make_subscription(owner, "active", plan_key="full")  # three seats
-    sign_in_client(client, owner.email)
-
-    # The owner, one invited and one more fit in three seats; with two invited, no more.
-    assert client.post("/api/test-seats?pending=1", json={}, headers=SITE).status_code == 200
-    assert client.post("/api/test-seats?pending=2", json={}, headers=SITE).status_code == 409
 
 
 # --- mails ---------------------------------------------------------------------------------------------------------

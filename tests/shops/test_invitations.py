@@ -160,6 +160,17 @@ def test_inviting_past_the_plans_seats_is_refused_in_turkish_with_the_add_seat_l
     assert '<a href="/subscription#seats">Koltuk ekle</a>' in page
 
 
+def test_a_shop_without_a_plan_has_only_its_owners_seat(create_user, person):
+    create_user(email="plansiz@example.com", name="Plansız Sahip")
+    owner = person("plansiz@example.com")
+
+    refused = invite(owner, "kimse@example.com", "clerk")
+
+    assert refused.status_code == 409 and refused.get_json()["error"]["code"] == "seats_full"
+    assert refused.get_json()["error"]["message"].startswith("Planınızın 1 koltuğunun hepsi dolu")
+    assert outbox("shop_invitation") == []
+
+
 def test_invitations_are_sent_revoked_and_resent_from_the_shop_page(owner):
     sent = owner.form("/dukkan/davetler", {"email": "sayfa@example.com", "role": "clerk"})
     page = owner.get("/dukkan").get_data(as_text=True)
