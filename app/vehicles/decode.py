@@ -74,6 +74,7 @@ class Run:
     brand_name: str | None = None
     redis_down: bool = False
     choose_again: bool = False  # the dealer asked for the candidates again: their own pick does not answer
+    branch_id: int | None = None
     timings: dict[str, Any] = field(default_factory=dict)
 
     def elapsed_ms(self) -> int:
@@ -111,6 +112,7 @@ def decode(
         started + budget,
         on_stage,
         choose_again=choose_again,
+        branch_id=user.branch_id,
         timings={"wmi": vin[:3]},
     )
     try:
@@ -549,6 +551,7 @@ def _log_row(run: Run, answer: DecodeAnswer, car_brand_id: int | None) -> dict[s
     return {
         "user_id": run.user_id,
         "shop_id": run.shop_id,
+        "branch_id": run.branch_id,
         "vin": run.vin,
         "brand_id": car_brand_id or run.brand_id,
         "source": answer.source,

@@ -85,13 +85,15 @@ class VehiclePick(db.Model):
 
 class QueryLog(db.Model):
     """One row per decode, kept when the vehicle or the user goes; `timings` holds the keys the spec lists. `shop_id`
-    is the member's shop (null for a refusal with nobody signed in, or once the shop is gone)."""
+    is the member's shop (null for a refusal with nobody signed in, or once the shop is gone), `branch_id` the
+    branch they worked in; the shop's activity lists its decodes from here (app.vehicles.activity)."""
 
     __tablename__ = "query_log"
 
     id: Mapped[int] = mapped_column(primary_key=True)
     user_id: Mapped[uuid.UUID | None] = mapped_column(sa.ForeignKey("user.id", ondelete="SET NULL"), index=True)
     shop_id: Mapped[uuid.UUID | None] = mapped_column(sa.ForeignKey("shop.id", ondelete="SET NULL"), index=True)
+    branch_id: Mapped[int | None] = mapped_column(sa.ForeignKey("branch.id", ondelete="SET NULL"), index=True)
     vin: Mapped[str] = mapped_column(sa.String(17), index=True)
     brand_id: Mapped[int | None] = mapped_column(sa.ForeignKey("brand.id", ondelete="SET NULL"))
     source: Mapped[str | None] = mapped_column(sa.String(20))

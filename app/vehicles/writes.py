@@ -23,6 +23,7 @@ LOG_COLUMNS = frozenset(
     (
         "user_id",
         "shop_id",
+        "branch_id",
         "vin",
         "brand_id",
         "source",
