@@ -90,7 +90,10 @@ def delete_account():
     if not services.confirms_identity(current_user, form.confirmation.data):
         message = _("The confirmation does not match. Nothing was deleted.")
         return _account_page(INVALID_FORM, delete_form=form, errors={"delete": message})
-    services.delete_user(current_user._get_current_object())
+    try:
+        services.delete_user(current_user._get_current_object())
+    except ApiError as refusal:  # the last owner of a shop with members (app.shops.closing)
+        return _account_page(refusal.status, delete_form=form, errors={"delete": refusal.message})
     flash(_("Your account has been deleted. Goodbye!"), "success")
     response = redirect("/", code=303)
     clear_session_cookie(response)

@@ -128,8 +128,7 @@ def share(quote_id: int):
     quote = services.quote_of(current_user, quote_id)
     token = services.share(current_user, quote)
     url = presenters.shared_url(token)
-    profile = services.profile_of(current_user.shop_id)
-    whatsapp = presenters.whatsapp_url(services.shop_name(current_user, profile), quote, services.lines_of(quote), url)
+    whatsapp = presenters.whatsapp_url(quote.sent_shop_name, quote, services.lines_of(quote), url)
     return jsonify(url=url, whatsappUrl=whatsapp, expiresAt=quote.expires_at.isoformat())
 
 

@@ -42,7 +42,8 @@ class Quote(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     shop_id: Mapped[uuid.UUID] = mapped_column(sa.ForeignKey("shop.id", ondelete="CASCADE"), index=True)
     branch_id: Mapped[int | None] = mapped_column(sa.ForeignKey("branch.id", ondelete="SET NULL"), index=True)
-    user_id: Mapped[uuid.UUID] = mapped_column(sa.ForeignKey("user.id", ondelete="CASCADE"), index=True)  # who
+    # who made it; kept by the shop when that member deletes their account (then null)
+    user_id: Mapped[uuid.UUID | None] = mapped_column(sa.ForeignKey("user.id", ondelete="SET NULL"), index=True)
     vehicle_id: Mapped[int | None] = mapped_column(sa.ForeignKey("vehicle.id", ondelete="SET NULL"))
     vin: Mapped[str | None] = mapped_column(sa.String(17))
     vehicle_title: Mapped[str] = mapped_column(sa.String(200), default="")

@@ -123,10 +123,11 @@ def profile_of(shop_id: uuid.UUID) -> QuoteProfile:
     return db.session.get(QuoteProfile, shop_id) or QuoteProfile(shop_id=shop_id, kdv_rate=DEFAULT_KDV_RATE)
 
 
-def shop_name(member: User, profile: QuoteProfile) -> str:
-    """The name the shop's quotes carry: the one in the quote settings, else the shop's, else the member's."""
-    shop = db.session.get(Shop, member.shop_id) if member.shop_id is not None else None
-    return profile.shop_name or (shop.name if shop is not None else "") or member.name or ""
+def shop_name(shop_id: uuid.UUID, profile: QuoteProfile) -> str:
+    """The name the shop's quotes carry: the one in the quote settings, else the shop's. Read from the quote's shop,
+    never from a member's (the member who made a quote may have left for a shop of their own since)."""
+    shop = db.session.get(Shop, shop_id)
+    return profile.shop_name or (shop.name if shop is not None else "")
 
 
 @dataclass(frozen=True)
@@ -269,8 +270,8 @@ def share(member: User, quote: Quote) -> str:
     token = secrets.token_urlsafe(32)
     now = utcnow()
     branch = branch_details(quote)
-    owner, profile = owner_of(quote), profile_of(quote.shop_id)
-    quote.sent_shop_name, quote.sent_phone = shop_name(owner, profile)[:SHOP_NAME_MAX_LENGTH], profile.phone
+    profile = profile_of(quote.shop_id)
+    quote.sent_shop_name, quote.sent_phone = shop_name(quote.shop_id, profile)[:SHOP_NAME_MAX_LENGTH], profile.phone
     quote.sent_branch_name, quote.sent_branch_address, quote.sent_branch_phone = (
         branch.name,
         branch.address,
@@ -420,7 +421,3 @@ def _editable(quote: Quote) -> None:
 
 def _touch(quote: Quote) -> None:
     quote.updated_at = utcnow()
-
-
-def owner_of(quote: Quote) -> User:
-    return db.session.get(User, quote.user_id)

@@ -279,8 +279,7 @@ def _lines_context(quote: Quote, lines: list, error: str | None = None) -> dict[
 def _share_context(quote: Quote, link: str | None = None, lines: list | None = None) -> dict[str, Any]:
     whatsapp = None
     if link:
-        profile = services.profile_of(current_user.shop_id)
-        shop = services.shop_name(current_user, profile)
+        shop = services.shop_name(quote.shop_id, services.profile_of(quote.shop_id))
         whatsapp = presenters.whatsapp_url(shop, quote, lines if lines is not None else services.lines_of(quote), link)
     return {"quote": quote, "link": link, "whatsapp": whatsapp, **PAGE_HELPERS}
 
@@ -305,7 +304,7 @@ def _shop_of(quote: Quote) -> tuple[str, str | None]:
     if services.is_frozen(quote) and quote.sent_shop_name is not None:
         return quote.sent_shop_name, quote.sent_phone
     profile = services.profile_of(quote.shop_id)
-    return services.shop_name(services.owner_of(quote), profile), profile.phone
+    return services.shop_name(quote.shop_id, profile), profile.phone
 
 
 def _back_to(referrer: str | None, default: str) -> str:

@@ -32,7 +32,8 @@ class ShelfImport(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     shop_id: Mapped[uuid.UUID] = mapped_column(sa.ForeignKey("shop.id", ondelete="CASCADE"), index=True)
     branch_id: Mapped[int] = mapped_column(sa.ForeignKey("branch.id", ondelete="CASCADE"), index=True)
-    user_id: Mapped[uuid.UUID] = mapped_column(sa.ForeignKey("user.id", ondelete="CASCADE"), index=True)  # who
+    # who made it; kept by the shop when that member deletes their account (then null)
+    user_id: Mapped[uuid.UUID | None] = mapped_column(sa.ForeignKey("user.id", ondelete="SET NULL"), index=True)
     filename: Mapped[str] = mapped_column(sa.String(255))
     file_kind: Mapped[str] = mapped_column(sa.String(5))  # csv or xlsx
     size_bytes: Mapped[int] = mapped_column(default=0)

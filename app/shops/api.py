@@ -8,12 +8,13 @@ from flask import Blueprint, Response, jsonify, request
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user
 
+from app.auth.sessions import clear_session_cookie
 from app.auth.web import open_session, signed_in
 from app.billing.seats import seat_limit
 from app.core.openapi import StatusTrue, documented
-from app.core.security import public, shop_role
+from app.core.security import person_only, public, shop_role
 from app.core.validation import bool_field, int_arg, json_body, text_field
-from app.shops import activity, branches, invitations, members
+from app.shops import activity, branches, closing, invitations, members
 from app.shops.filters import activity_filter
 from app.shops.schemas import (
     AcceptInvitationBody,
@@ -24,6 +25,7 @@ from app.shops.schemas import (
     BranchList,
     ChooseBranchBody,
     DeleteBranchQuery,
+    DeleteShopBody,
     InvitationItem,
     InvitationList,
     InvitationPreview,
@@ -42,6 +44,25 @@ EMAIL, NAME, PASSWORD, TOKEN = _l("E-mail"), _l("Name"), _l("Password"), _l("Lin
 
 def _user():
     return current_user._get_current_object()
+
+
+# --- the shop itself ----------------------------------------------------------------------------------------------
+
+
+@bp.delete("")
+@documented(
+    StatusTrue,
+    body=DeleteShopBody,
+    errors=(400, 409),
+    summary="Delete the shop and its data; every member is signed out and keeps an empty shop of their own",
+)
+@person_only
+@shop_role("owner")
+def delete_shop():
+    closing.delete_shop(_user(), json_body().get("confirmation"))
+    response = jsonify(status=True)
+    clear_session_cookie(response)
+    return response
 
 
 # --- members -------------------------------------------------------------------------------------------------------

@@ -26,6 +26,10 @@ class RoleBody(ApiModel):
     role: str = ROLE
 
 
+class DeleteShopBody(ApiModel):
+    confirmation: str = Field(description="The shop's name, typed by its owner to confirm.", examples=["Kadıköy Oto"])
+
+
 class InvitationItem(ApiModel):
     id: int
     email: str

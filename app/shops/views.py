@@ -10,12 +10,13 @@ from flask import Blueprint, Response, flash, redirect, render_template, request
 from flask_babel import gettext as _
 from flask_login import current_user
 
+from app.auth.sessions import clear_session_cookie
 from app.auth.web import open_session, signed_in
 from app.billing.seats import seat_limit
 from app.core.errors import ApiError
 from app.core.security import public, shop_role
 from app.core.validation import int_arg
-from app.shops import activity, branches, invitations, members
+from app.shops import activity, branches, closing, invitations, members, services
 from app.shops.filters import activity_filter
 from app.shops.labels import KIND_LABELS, ROLE_LABELS, kind_label, role_label
 
@@ -70,7 +71,22 @@ def shop():
         seats={"used": invitations.seats_in_use(shop_id), "limit": seat_limit(shop_id)} if manages else None,
         roles=ROLE_LABELS,
         role_label=role_label,
+        shop_name=services.shop_name(shop_id) if current_user.has_shop_role("owner") else None,
     )
+
+
+@bp.post("/dukkan/sil")
+@shop_role("owner")
+def delete_shop():
+    try:
+        closing.delete_shop(_user(), request.form.get("confirmation"))
+    except ApiError as error:
+        flash(error.message, "error")
+        return _back()
+    flash(_("The shop and its data have been deleted, and everyone who worked in it was signed out."), "success")
+    response = redirect(url_for("auth_pages.login"), code=303)
+    clear_session_cookie(response)
+    return response
 
 
 @bp.post("/dukkan/sube-sec")

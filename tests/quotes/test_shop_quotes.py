@@ -4,6 +4,8 @@ the shop's, changed by a manager or the owner only."""
 
 from __future__ import annotations
 
+from urllib.parse import unquote
+
 import pytest
 
 from tests.conftest import SITE
@@ -114,3 +116,18 @@ def test_another_shop_sees_nothing_of_the_quotes(app, client, dealer, create_use
     assert other.get(f"/teklifler/{quote['id']}").status_code == 404
     assert other.get(f"/teklifler/{quote['id']}/print").status_code == 404
     assert other.get("/api/quotes").get_json()["quotes"] == []
+
+
+def test_a_quote_started_by_a_member_who_left_carries_the_shops_name(client, dealer, member_client):
+    clerk, clerk_client = member_client("clerk")
+    clerk.name = "Ayrılan Tezgâhtar"
+    quote = post(clerk_client, "/api/quotes", {"customer": "Sadık Müşteri"}).get_json()
+    post(clerk_client, f"/api/quotes/{quote['id']}/lines", {"kind": "free", "name": "Yağ", "unitPrice": "100"})
+
+    removed = client.delete(f"/api/shop/members/{clerk.id}", headers=SITE)
+    shared = post(client, f"/api/quotes/{quote['id']}/share").get_json()
+
+    assert removed.status_code == 200
+    text = unquote(shared["whatsappUrl"])
+    assert text.split("https://wa.me/?text=", 1)[1].startswith(f"{dealer.name}: ")  # the shop's, by its owner's name
+    assert "Ayrılan Tezgâhtar" not in text
