@@ -12,21 +12,13 @@ from tests.conftest import SITE
 from tests.quotes.conftest import coded_parts
 from tests.support.payments import sign_in_client
 from tests.support.shelf import shelf_list
-from tests.support.shops import add_branch, colleague, rename_branch
+from tests.support.shops import add_branch, rename_branch, signed_in_colleague
 
 
 @pytest.fixture
 def member_client(app, create_user, dealer):
-    """`member_client(role, branch=None)`: a member of the dealer's shop, signed in on his own client; the Full plan
-    he works under is the shop's (the dealer's subscription), not one of his own."""
-
-    def make(role: str, branch=None):
-        member = colleague(create_user, dealer, role, branch)
-        client = app.test_client()
-        sign_in_client(client, member.email)
-        return member, client
-
-    return make
+    """`member_client(role, branch=None)`: a member of the dealer's shop, signed in on a client of his own."""
+    return lambda role, branch=None: signed_in_colleague(app, create_user, dealer, role, branch)
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from app.shelf.models import ShelfActive, ShelfImport
 from tests.conftest import SITE
 from tests.shelf.conftest import HEADER, MULTIPART, ROWS, csv_bytes, import_list, multipart, run_worker, start, upload
 from tests.support.payments import sign_in_client
-from tests.support.shops import add_branch, colleague
+from tests.support.shops import add_branch, signed_in_colleague
 
 LIST = csv_bytes([HEADER, *ROWS])
 
@@ -18,14 +18,7 @@ LIST = csv_bytes([HEADER, *ROWS])
 @pytest.fixture
 def member_client(app, create_user, dealer):
     """`member_client(role, branch=None)`: a member of the dealer's shop, signed in on a client of his own."""
-
-    def make(role: str, branch=None):
-        member = colleague(create_user, dealer, role, branch)
-        client = app.test_client()
-        sign_in_client(client, member.email)
-        return member, client
-
-    return make
+    return lambda role, branch=None: signed_in_colleague(app, create_user, dealer, role, branch)
 
 
 def test_a_clerk_is_refused_an_import_and_a_manager_may(member_client):

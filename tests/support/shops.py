@@ -11,6 +11,7 @@ from app.accounts.models import User
 from app.extensions import db
 from app.shops.models import Branch
 from tests.conftest import PASSWORD
+from tests.support.payments import sign_in_client
 
 
 def add_branch(shop_id, name: str, address: str | None = None, phone: str | None = None) -> Branch:
@@ -56,3 +57,12 @@ def staffed_shop(create_user, name: str = "Kadıköy Oto", domain: str = "kadiko
         staff.append(member)
     db.session.commit()
     return StaffedShop(owner, *staff, branch)
+
+
+def signed_in_colleague(app, create_user, owner, role: str, branch: Branch | None = None):
+    """A member of `owner`'s shop (as `colleague` makes one), signed in on a client of his own: (member, client). The
+    plan he works under is the shop's, not one of his own."""
+    member = colleague(create_user, owner, role, branch)
+    client = app.test_client()
+    sign_in_client(client, member.email)
+    return member, client
