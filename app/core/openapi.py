@@ -35,7 +35,7 @@ SESSION_COOKIE = "pb_session"
 INTERNAL_TOKEN_HEADER = "X-Internal-Token"  # noqa: S105 - a header name, not a secret
 SESSION = [{"session": []}]
 # Either one: the session cookie, or a shop API key (app.shops.keys) as a bearer token.
-SESSION_OR_KEY = [{"session": []}, {"apiKey": []}]
+SESSION_OR_KEY = [{"session": []}, {"shopKey": []}]
 INTERNAL = [{"internalToken": []}]
 
 
@@ -79,7 +79,7 @@ spec = SpecTree(
     security_schemes=[
         SecurityScheme(name="session", data=SecuritySchemeData(type="apiKey", field_in="cookie", name=SESSION_COOKIE)),
         SecurityScheme(
-            name="apiKey",
+            name="shopKey",
             data=SecuritySchemeData(
                 type="http", scheme="bearer", description="A shop API key (pb_...), made by the shop's owner."
             ),

@@ -27,8 +27,9 @@ def signed_in_client(app, user):
 
 
 @pytest.fixture
-def clerk(app, dealer, make_subscription):
-    """A clerk of the signed-in dealer's shop (the dealer owns it), signed in on a client of his own."""
+def clerk(app, dealer):
+    """A clerk of the signed-in dealer's shop (the dealer owns it), signed in on a client of his own; he works under
+    the shop's plan (the dealer's), not one of his own."""
     user = create_member(
         email="tezgah@example.com",
         name="Tezgâhtar Ali",
@@ -38,7 +39,6 @@ def clerk(app, dealer, make_subscription):
         shop_role="clerk",
     )
     db.session.commit()
-    make_subscription(user, "active", plan_key="full")
     return signed_in_client(app, user)
 
 
