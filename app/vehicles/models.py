@@ -93,7 +93,9 @@ class QueryLog(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     user_id: Mapped[uuid.UUID | None] = mapped_column(sa.ForeignKey("user.id", ondelete="SET NULL"), index=True)
     shop_id: Mapped[uuid.UUID | None] = mapped_column(sa.ForeignKey("shop.id", ondelete="SET NULL"), index=True)
-    branch_id: Mapped[int | None] = mapped_column(sa.ForeignKey("branch.id", ondelete="SET NULL"), index=True)
+    # No index of its own: every decode would maintain it, for a branch's deletion (rare) and the activity's branch
+    # filter (read within the shop's rows, which ix_query_log_shop_id finds).
+    branch_id: Mapped[int | None] = mapped_column(sa.ForeignKey("branch.id", ondelete="SET NULL"))
     vin: Mapped[str] = mapped_column(sa.String(17), index=True)
     brand_id: Mapped[int | None] = mapped_column(sa.ForeignKey("brand.id", ondelete="SET NULL"))
     source: Mapped[str | None] = mapped_column(sa.String(20))

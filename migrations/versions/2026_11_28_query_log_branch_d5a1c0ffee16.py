@@ -43,11 +43,9 @@ def upgrade():
         batch_op.create_foreign_key(
             "fk_query_log_branch_id_branch", "branch", ["branch_id"], ["id"], ondelete="SET NULL"
         )
-        batch_op.create_index("ix_query_log_branch_id", ["branch_id"], unique=False)
 
 
 def downgrade():
     with _views_kept(), op.batch_alter_table("query_log", schema=None) as batch_op:
-        batch_op.drop_index("ix_query_log_branch_id")
         batch_op.drop_constraint("fk_query_log_branch_id_branch", type_="foreignkey")
         batch_op.drop_column("branch_id")
