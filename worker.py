@@ -39,6 +39,8 @@ SCHEDULE = [
     Periodic(job_id="shelf-import-sweep", cron="* * * * *", func="app.shelf.recovery.sweep"),
     # Part rows stored before the fit rules in force (a migration marked them) get their answer: the fit-recompute jobs.
     Periodic(job_id="fit-recompute-sweep", cron="*/5 * * * *", func="app.catalog.fit.recompute.sweep"),
+    # The shops' activity entries past 12 months go, nightly (03:30 in Istanbul).
+    Periodic(job_id="shop-activity-purge", cron="30 0 * * *", func="app.shops.tasks.purge_activity"),
 ]
 
 log = logging.getLogger("worker")

@@ -34,7 +34,7 @@ from app.accounts import models as accounts_models
 from app.accounts import seed as accounts_seed
 from app.analytics.services import init_analytics
 from app.auth import models as auth_models
-from app.auth.guards import init_auth
+from app.auth.guards import init_auth, warn_of_undeclared
 from app.billing import models as billing_models
 from app.billing import reference_data
 from app.catalog import models as catalog_models
@@ -61,6 +61,7 @@ from app.quotes import models as quotes_models
 from app.referrals import models as referrals_models
 from app.shelf import models as shelf_models
 from app.shops import models as shops_models
+from app.shops.keys import models as shop_keys_models
 from app.sources.cli import register_sources_commands
 from app.translation import models as translation_models
 from app.vehicles import models as vehicles_models
@@ -104,6 +105,7 @@ LOCAL_SERVICES = [
 MODELS = (
     accounts_models,
     shops_models,
+    shop_keys_models,
     auth_models,
     notifications_models,
     billing_models,
@@ -152,6 +154,7 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
 
     _init_extensions(app)
     _register_blueprints(app)
+    warn_of_undeclared(app)
     register_error_handlers(app)
     register_seed_command(app, SEED_STEPS)
     register_translate_commands(app)

@@ -639,9 +639,9 @@ def measure(app: Flask, served: Served, database_url: str, tally: LogTally) -> l
         for cookie in session.cookies:
             wsgi.set_cookie(cookie.name, cookie.value or "")
         with app.app_context():
-            user_id = db.session.scalar(sa.select(User.id).where(User.email == EMAIL))
+            user_id, shop_id = db.session.execute(sa.select(User.id, User.shop_id).where(User.email == EMAIL)).one()
             db.session.remove()
-        client = Client(served, session, recorder, bare, wsgi, MinimalQueries(bare, user_id))
+        client = Client(served, session, recorder, bare, wsgi, MinimalQueries(bare, user_id, shop_id))
         details, searches = detail_samples(app, rng), search_samples(app, rng)
         uses = where_used_samples(app, rng)
         drawings = shelf_samples(app, rng)

@@ -84,6 +84,9 @@ def signed_in_sender(app: Flask, shell: ShellRoute, what: str) -> Callable[[], o
         raise RuntimeError(f"sign-in answered {signed.status_code}")
     shell.body = client.post(DECODE_PATH, json={"vin": VIN_GOLF}, headers=headers).get_json()
     path = shell.path if what == "shell" else DECODE_PATH
+    probe = client.post(path, json={"vin": VIN_GOLF}, headers=headers)
+    if probe.status_code != 200:  # a refusal is cheaper than the answer: counting it would flatter the app
+        raise RuntimeError(f"{path} answered {probe.status_code}, not the decode's body")
     return lambda: client.post(path, json={"vin": VIN_GOLF}, headers=headers)
 
 

@@ -53,7 +53,7 @@ _TRAILS = f"""
         GROUP BY chain.origin
     ) trails"""
 
-# A part row's columns and its fit for the dealer; `p` the part, `f` his part_fit row (outer-joined).
+# A part row's columns and its fit for the dealer; `p` the part, `f` his shop's part_fit row (outer-joined).
 _PART = f"""{_NAMES.format(t="p")}, 'categoryId', p.category_id, 'oemCode', p.oem_code, 'label', p.label,
     'position', p.position, 'unavailable', p.unavailable, 'remark', p.remark, 'modelCodes', p.model_codes,
     'reference', p.reference_code, 'quantity', p.quantity,
@@ -80,7 +80,7 @@ SELECT
     (SELECT row_to_json(c) FROM category c WHERE c.id = %(category_id)s AND c.vehicle_id = %(vehicle_id)s),
     ({_TRAILS}),
     (SELECT json_agg(json_build_object({_PART}, 'shelf', s.shelf) ORDER BY p.sort_order, p.id)
-     FROM part p LEFT JOIN part_fit f ON f.part_id = p.id AND f.user_id = %(user_id)s {_SHELF}
+     FROM part p LEFT JOIN part_fit f ON f.part_id = p.id AND f.shop_id = %(shop_id)s {_SHELF}
      WHERE p.category_id = %(category_id)s),
     (SELECT json_build_object('storageKey', sp.storage_key, 'width', sp.width, 'height', sp.height, 'hotspots',
             (SELECT json_agg(json_build_object('position', h.position, 'x1', h.x1, 'y1', h.y1, 'x2', h.x2, 'y2', h.y2)
@@ -114,7 +114,7 @@ SELECT
      FROM chain c LEFT JOIN hits ON hits.category_id = c.id WHERE c.depth = 0),
     (SELECT json_agg(json_build_object({_PART}, 'shelf', s.shelf) ORDER BY p.category_id, p.sort_order, p.id)
      FROM shown_parts sh JOIN part p ON p.id = sh.id
-     LEFT JOIN part_fit f ON f.part_id = p.id AND f.user_id = %(user_id)s {_SHELF}),
+     LEFT JOIN part_fit f ON f.part_id = p.id AND f.shop_id = %(shop_id)s {_SHELF}),
     (SELECT sum(n) FROM hits),
     ({_TRAILS})
 """
@@ -144,7 +144,7 @@ SELECT
                                          'engine', page.engine),
             'shelf', s.shelf) ORDER BY page.place)
      FROM page JOIN part p ON p.id = page.id JOIN category l ON l.id = page.category_id
-     LEFT JOIN part_fit f ON f.part_id = p.id AND f.user_id = %(user_id)s {_SHELF}),
+     LEFT JOIN part_fit f ON f.part_id = p.id AND f.shop_id = %(shop_id)s {_SHELF}),
     ({_TRAILS})
 """
 
@@ -164,14 +164,15 @@ def _like(key: str) -> str:
 class MinimalQueries:
     """The minimal queries on a bare connection, each one statement, its row fetched (psycopg2 decodes the JSON)."""
 
-    def __init__(self, bare: BareSql, user_id: uuid.UUID) -> None:
+    def __init__(self, bare: BareSql, user_id: uuid.UUID, shop_id: uuid.UUID) -> None:
         self.bare = bare
         self.user_id = str(user_id)
+        self.shop_id = str(shop_id)
 
     def _one(self, statement: str, parameters: dict[str, object]) -> tuple:
         cursor = self.bare.connection.cursor()
         try:
-            cursor.execute(statement, {"user_id": self.user_id, **parameters})
+            cursor.execute(statement, {"user_id": self.user_id, "shop_id": self.shop_id, **parameters})
             row = cursor.fetchone()
         finally:
             cursor.close()

@@ -96,8 +96,8 @@ def timed_import(
         user = create_user(email=f"raf-{label}@example.com", name="Raf", password=PASSWORD, role="user")
         db.session.commit()
         started = time.perf_counter()
-        record, _preview = imports.upload(user.id, filename, data)
-        imports.start(record, _preview.guessed)
+        record, _preview = imports.upload(user, filename, data, user.branch_id)
+        imports.start(user, record, _preview.guessed)
         db.session.commit()
         uploaded = time.perf_counter() - started
         import_id = record.id

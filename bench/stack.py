@@ -30,6 +30,7 @@ from flask_migrate import upgrade
 from app import create_app
 from app.config import PROJECT_ROOT, normalize_database_url
 from app.core.loopback import LoopbackServer
+from app.core.security import shop_role
 from app.extensions import db, redis_store
 from app.vehicles.cache import ResolveCache
 from app.vehicles.models import ScrapeVinCache, Vehicle
@@ -343,10 +344,12 @@ class ShellRoute:
 
     def __init__(self, app: Flask) -> None:
         self.body: object = None
-        app.add_url_rule(self.path, "bench_shell", self.answer, methods=["POST"])
 
-    def answer(self) -> Response:
-        return jsonify(self.body)
+        @shop_role("clerk")  # declared as every route is (the guard refuses an undeclared one to everyone)
+        def answer() -> Response:
+            return jsonify(self.body)
+
+        app.add_url_rule(self.path, "bench_shell", answer, methods=["POST"])
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""The signed-in user's account under /api/account."""
+"""The signed-in user's account under /api/account (a person's own: a shop API key never reaches it)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from app.auth.services import change_password
 from app.auth.sessions import clear_session_cookie
 from app.core.errors import ApiError
 from app.core.openapi import StatusTrue, documented
+from app.core.security import person_only, shop_role
 from app.core.validation import json_body, text_field
 
 bp = Blueprint("accounts_api", __name__, url_prefix="/api/account")
@@ -25,12 +26,16 @@ CONFIRMATION = _l("Confirmation")
 
 @bp.get("/connections")
 @documented(SignInMethods, summary="The caller's sign-in methods")
+@person_only
+@shop_role("clerk")
 def connections():
     return jsonify(services.sign_in_methods(current_user))
 
 
 @bp.delete("/connections/<provider>")
 @documented(SignInMethods, errors=(404, 409), summary="Unlink a social sign-in")
+@person_only
+@shop_role("clerk")
 def unlink(provider: str):
     services.unlink_provider(current_user, provider)
     return jsonify(services.sign_in_methods(current_user))
@@ -38,6 +43,8 @@ def unlink(provider: str):
 
 @bp.post("/change-password")
 @documented(PasswordChanged, body=ChangePasswordBody, summary="Change the password; other sessions end")
+@person_only
+@shop_role("clerk")
 def change_password_route():
     data = json_body()
     current = text_field(data, "currentPassword", CURRENT_PASSWORD, max_length=128, required=False)
@@ -48,6 +55,8 @@ def change_password_route():
 
 @bp.post("/delete")
 @documented(StatusTrue, body=DeleteAccountBody)
+@person_only
+@shop_role("clerk")
 def delete_account():
     """Delete the caller's account after they confirm with their password (or their e-mail, if they have none)."""
     confirmation = text_field(json_body(), "confirmation", CONFIRMATION, max_length=254)

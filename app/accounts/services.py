@@ -14,7 +14,7 @@ from flask_login import AnonymousUserMixin
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from app.accounts.models import ROLES, SHOP_ROLES, Account, User
-from app.accounts.signals import user_created
+from app.accounts.signals import user_created, user_deleted, user_deleting
 from app.core.errors import ApiError
 from app.extensions import db
 
@@ -149,10 +149,15 @@ def confirms_identity(user: User, confirmation: str) -> bool:
 
 
 def delete_user(user: User) -> None:
-    """Delete the user; sessions, links and tokens go with it, shared vehicles and anonymised logs stay."""
+    """Delete the user; sessions, links and tokens go with it, shared vehicles and anonymised logs stay, and what
+    they made for their shop stays the shop's. The domains above may refuse first (`user_deleting`)."""
+    app = current_app._get_current_object()
+    user_deleting.send(app, user=user)
+    user_id, shop_id = user.id, user.shop_id
     db.session.delete(user)
     db.session.flush()
-    log.info("user %s deleted their account", user.id)
+    user_deleted.send(app, user_id=user_id, shop_id=shop_id)
+    log.info("user %s deleted their account", user_id)
 
 
 def link_account(user: User, provider: str, subject: str, email: str | None) -> Account:

@@ -13,6 +13,7 @@ from app.auth.services import change_password, send_verification_email
 from app.auth.sessions import clear_session_cookie
 from app.auth.web import lookup_throttle
 from app.core.errors import ApiError
+from app.core.security import shop_role
 
 bp = Blueprint("accounts_pages", __name__)
 
@@ -42,11 +43,13 @@ def _back_to_account(message: str):
 
 
 @bp.get("/account")
+@shop_role("clerk")
 def account():
     return _account_page()
 
 
 @bp.post("/account/verification-email")
+@shop_role("clerk")
 @lookup_throttle
 def resend_verification():
     send_verification_email(current_user)
@@ -54,6 +57,7 @@ def resend_verification():
 
 
 @bp.post("/account/connections/<provider>/unlink")
+@shop_role("clerk")
 def unlink(provider: str):
     try:
         services.unlink_provider(current_user, provider)
@@ -63,6 +67,7 @@ def unlink(provider: str):
 
 
 @bp.post("/account/password")
+@shop_role("clerk")
 def save_password():
     form = ChangePasswordForm()
     if not form.validate():
@@ -77,6 +82,7 @@ def save_password():
 
 
 @bp.post("/account/delete")
+@shop_role("clerk")
 def delete_account():
     form = DeleteAccountForm()
     if not form.validate():
@@ -84,7 +90,10 @@ def delete_account():
     if not services.confirms_identity(current_user, form.confirmation.data):
         message = _("The confirmation does not match. Nothing was deleted.")
         return _account_page(INVALID_FORM, delete_form=form, errors={"delete": message})
-    services.delete_user(current_user._get_current_object())
+    try:
+        services.delete_user(current_user._get_current_object())
+    except ApiError as refusal:  # the last owner of a shop with members (app.shops.closing)
+        return _account_page(refusal.status, delete_form=form, errors={"delete": refusal.message})
     flash(_("Your account has been deleted. Goodbye!"), "success")
     response = redirect("/", code=303)
     clear_session_cookie(response)

@@ -1,4 +1,4 @@
-"""The admin area: dashboard figures, users, queues, the source probe, the copy log."""
+"""The admin area: dashboard figures, users, shops, queues, the source probe, the copy log."""
 
 from flask import Blueprint
 
@@ -10,6 +10,8 @@ def blueprints() -> list[Blueprint]:
     from app.admin.dashboard import views as dashboard_views
     from app.admin.queues import api as queues_api
     from app.admin.queues import views as queue_views
+    from app.admin.shops import api as shops_api
+    from app.admin.shops import views as shops_views
     from app.admin.users import api as users_api
     from app.admin.users import views as users_views
 
@@ -22,4 +24,6 @@ def blueprints() -> list[Blueprint]:
         dashboard_views.bp,
         users_api.bp,
         users_views.bp,
+        shops_api.bp,
+        shops_views.bp,
     ]

@@ -154,6 +154,7 @@ class Dashboard(ApiModel):
     from_: str = Field(alias="from")
     to: str
     users: dict[str, Any] = Field(description="total, verified, byStatus, newPerDay")
+    shops: dict[str, int] = Field(description="shops, members, seatsInUse (every member holds a seat)")
     subscriptions: dict[str, Any] = Field(description="trial, active, activeByPlan (plan/period), mrrKurus")
     conversion: dict[str, Any] = Field(description="trials started in the range, paid since, rate")
     decodes: dict[str, Any] = Field(description="perDay by resultKind; refused (reason, count)")
@@ -187,3 +188,53 @@ class UserDetail(ApiModel):
 class ReferralsQuery(ApiModel):
     q: str | None = Field(None, max_length=100)
     page: int = Field(1, ge=1)
+
+
+class ShopsQuery(ApiModel):
+    q: str | None = Field(None, max_length=100, description="Part of the shop's name or of a member's name or e-mail")
+    page: int = Field(1, ge=1)
+
+
+class Seats(ApiModel):
+    in_use: int = Field(description="Members of the shop: each holds a seat.")
+    limit: int | None = Field(description="The seats the plan allows; null until seats are known.")
+
+
+class ShopRow(ApiModel):
+    id: str
+    name: str
+    members: int
+    seats: Seats
+    branches: int
+    plan: str | None = Field(description="The key of the shop's live plan (trial or active), null without one.")
+    decodes_last30_days: int = Field(alias="decodesLast30Days")
+    created_at: str
+
+
+class ShopList(ApiModel):
+    items: list[ShopRow]
+    page: int
+    has_more: bool
+
+
+class ShopMember(ApiModel):
+    id: str
+    name: str
+    email: str
+    role: str = Field(examples=["owner", "manager", "clerk"])
+    branch: str | None
+    status: str
+
+
+class ShopBranch(ApiModel):
+    id: int
+    name: str
+    address: str | None
+    phone: str | None
+
+
+class ShopDetail(ApiModel):
+    shop: ShopRow
+    members: list[ShopMember]
+    branches: list[ShopBranch]
+    subscriptions: list[dict[str, Any]]

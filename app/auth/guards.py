@@ -1,11 +1,16 @@
 """Request guards, in the spec's order: authentication, impersonation read-only, roles.
 
 Every route needs a signed-in, active user unless its view is marked `@public`. A role is asked for with
-`@requires_role("admin")` (app.core.security).
+`@requires_role("admin")` (the site's) or `@shop_role("clerk" | "manager" | "owner")` (the least role in the member's
+shop), both in app.core.security. Default deny: a view that is neither public nor declares a role is refused to
+everyone (403 `forbidden`; the sign-in first, as on every route, for a browser signed out); `undeclared_endpoints`
+lists such views, and a debug app logs them at start
+(tests/core/test_role_walk.py fails on them).
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -13,15 +18,18 @@ from flask import Flask, Response, current_app, g, has_request_context, redirect
 from flask_babel import gettext as _
 from flask_login import LoginManager, current_user
 
+from app.auth.api_keys import INVALID, KeyPrincipal, key_principal, rate_limit_identity
 from app.auth.models import AuthSession
 from app.auth.services import ensure_active
 from app.auth.session_cache import init_session_cache
 from app.auth.sessions import COOKIE_NAME, find_live_session
+from app.core import throttle
 from app.core.db import SAFE_METHODS
 from app.core.errors import ApiError, is_api_request
 from app.core.openapi import documented_without_body
 from app.core.uploads import upload_limit
 
+log = logging.getLogger(__name__)
 login_manager = LoginManager()
 
 View = TypeVar("View", bound=Callable[..., Any])
@@ -34,9 +42,10 @@ def allow_inactive(view: View) -> View:
 
 
 def current_session() -> AuthSession | None:
-    """The session row behind this request's cookie, if any (loaded once per request)."""
+    """The session row behind this request's cookie, if any (loaded once per request); none for a request made with a
+    shop API key, which the key alone authenticates."""
     if "auth_session" not in g:
-        g.auth_session = find_live_session(request.cookies.get(COOKIE_NAME))
+        g.auth_session = None if key_principal() is not None else find_live_session(request.cookies.get(COOKIE_NAME))
     return g.auth_session
 
 
@@ -51,7 +60,11 @@ def _request_user() -> Any:
     as its own loader does): its loader would add only what this app does not use (signals, the session-protection
     hash of the address and user agent, the remember cookie) before asking `_load_user` above."""
     if "_login_user" not in g:
-        g._login_user = _load_user(request) or login_manager.anonymous_user()
+        principal = key_principal()
+        if principal is INVALID:
+            g._login_user = login_manager.anonymous_user()
+            raise ApiError("invalid_api_key", _("This API key is not valid: it is unknown, revoked or expired."), 401)
+        g._login_user = principal or _load_user(request) or login_manager.anonymous_user()
     return g._login_user
 
 
@@ -73,6 +86,8 @@ def guard() -> Response | None:
     if view is None or request.endpoint == "static":
         return None  # 404/405 and static files are answered by their own handlers
     is_public = getattr(view, "is_public", False)
+    role = getattr(view, "required_role", None)
+    needed = getattr(view, "shop_role", None)
     user = _request_user()
     # 1. Authentication: a session is needed unless the route is public; an inactive user is refused everywhere.
     if user.is_authenticated and not getattr(view, "allow_inactive", False):
@@ -83,16 +98,42 @@ def guard() -> Response | None:
     session = current_session()
     if session is not None and session.impersonation_readonly and request.method not in SAFE_METHODS:
         raise ApiError("read_only_session", _("This is a read-only session: changes are not allowed."), 403)
-    # 3. Roles: the site's (admin), else the member's in their shop; a view that declares neither is for no one.
-    role = getattr(view, "required_role", None)
+    # 3. Roles: the site's (admin), else the member's in their shop; default deny: a view that says nothing about who
+    # may use it is for no one.
+    if not (is_public or role or needed):
+        raise ApiError("forbidden", _("This address is closed: it does not say which role may use it."), 403)
+    if isinstance(user, KeyPrincipal) and getattr(view, "person_only", False):
+        raise ApiError("api_key_not_allowed", _("An API key cannot be used for this; sign in instead."), 403)
     if role is not None:
         if getattr(user, "role", None) != role:
             raise ApiError("forbidden", _("You are not allowed to do this."), 403)
         return None
-    needed = getattr(view, "shop_role", None)
     if needed is not None and user.is_authenticated and not user.has_shop_role(needed):
         raise ApiError("forbidden", _("Your role in the shop does not allow this."), 403)
     return None
+
+
+def declared_access(view: Callable) -> str | None:
+    """Who a view is declared for: "public", a site role ("admin"), a shop role ("clerk", "manager", "owner"), or
+    None when it declares nothing (the guard then refuses it to everyone)."""
+    if getattr(view, "is_public", False):
+        return "public"
+    return getattr(view, "required_role", None) or getattr(view, "shop_role", None)
+
+
+def warn_of_undeclared(app: Flask) -> None:
+    """A debug app names at start the views the guard refuses to everyone for want of a declared role."""
+    if app.debug and (endpoints := undeclared_endpoints(app)):
+        log.warning("Views with no declared role, refused to everyone: %s", ", ".join(endpoints))
+
+
+def undeclared_endpoints(app: Flask) -> list[str]:
+    """The endpoints whose views declare no access (static files are served before any guard)."""
+    return sorted(
+        endpoint
+        for endpoint, view in app.view_functions.items()
+        if endpoint != "static" and declared_access(view) is None
+    )
 
 
 def _same_site(url: str) -> bool:
@@ -165,5 +206,6 @@ def init_auth(app: Flask) -> None:
     init_session_cache(app)
     app.context_processor(impersonation_banner)
     app.jinja_env.globals["site_account"] = site_account
+    throttle.identify_callers_with(rate_limit_identity)
     app.before_request(cookie_api_csrf_check)
     app.before_request(guard)

@@ -3,7 +3,7 @@
 Each run looks at a one-day window of end dates (trials ending between TRIAL_ENDING_AHEAD and one day later; periods
 that ended between WIN_BACK_AFTER and one day earlier), so runs a day apart see each subscription once; a second run
 on the same day writes nothing again, because each message carries its subscription's dedupe key. A dealer who is
-back on a live plan gets no win-back.
+back on a live plan gets no win-back. The mails go to the owners of the subscription's shop.
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ def _trials_ending(now: datetime) -> list[tuple[Subscription, User]]:
 def _ended_a_week_ago(now: datetime) -> list[tuple[Subscription, User]]:
     end = now - WIN_BACK_AFTER
     live_now = sa.exists().where(
-        Subscription.user_id == User.id, Subscription.status.in_(LIVE_STATUSES), Subscription.end_date > now
+        Subscription.shop_id == User.shop_id, Subscription.status.in_(LIVE_STATUSES), Subscription.end_date > now
     )
     ended = aliased(Subscription)
     return _with_users(
@@ -73,8 +73,15 @@ def _ended_a_week_ago(now: datetime) -> list[tuple[Subscription, User]]:
 
 
 def _with_users(query: sa.Select, model: type = Subscription) -> list[tuple[Subscription, User]]:
-    joined = query.join(User, User.id == model.user_id).where(User.status == "active").order_by(model.end_date)
+    owners = sa.and_(User.shop_id == model.shop_id, User.shop_role == "owner")
+    joined = query.join(User, owners).where(User.status == "active").order_by(model.end_date, User.created_at)
     return [(subscription, user) for subscription, user in db.session.execute(joined).all()]
+
+
+def _dedupe_key(template: str, subscription: Subscription, owner: User) -> str:
+    """One message per subscription and owner; the buyer's key is the one used before shops had several owners."""
+    base = f"{template}-{subscription.id}"
+    return base if owner.id == subscription.user_id else f"{base}-{owner.id}"
 
 
 def _mail(user: User, subscription: Subscription, template: str, **context: object) -> int:
@@ -82,7 +89,7 @@ def _mail(user: User, subscription: Subscription, template: str, **context: obje
         user.email,
         template,
         locale=user.locale,
-        dedupe_key=f"{template}-{subscription.id}",
+        dedupe_key=_dedupe_key(template, subscription, user),
         name=user.name,
         **context,
     )

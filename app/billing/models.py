@@ -9,6 +9,7 @@ import sqlalchemy as sa
 from flask_babel import lazy_gettext as _l
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
+from app.accounts.models import User
 from app.core.db import UTCDateTime, utcnow
 from app.extensions import db
 
@@ -60,12 +61,18 @@ class Plan(db.Model):
     brand_count: Mapped[int] = mapped_column()
     monthly_price: Mapped[int] = mapped_column()  # kuruş
     yearly_price: Mapped[int] = mapped_column()  # kuruş
+    # Seats: the members the price includes, and the price of each seat past them (kuruş, per period).
+    included_seats: Mapped[int] = mapped_column(default=1, server_default="1")
+    monthly_seat_price: Mapped[int] = mapped_column(default=0, server_default="0")
+    yearly_seat_price: Mapped[int] = mapped_column(default=0, server_default="0")
     active: Mapped[bool] = mapped_column(default=True)
     sort_order: Mapped[int] = mapped_column(default=0)
 
     __table_args__ = (
         sa.CheckConstraint("brand_count >= 0", name="brand_count"),
         sa.CheckConstraint("monthly_price >= 0 AND yearly_price >= 0", name="prices"),
+        sa.CheckConstraint("included_seats >= 1", name="included_seats"),
+        sa.CheckConstraint("monthly_seat_price >= 0 AND yearly_seat_price >= 0", name="seat_prices"),
     )
 
     @property
@@ -79,6 +86,13 @@ class Plan(db.Model):
 
     def price(self, billing_period: str) -> int:
         return self.yearly_price if billing_period == "yearly" else self.monthly_price
+
+    def seat_price(self, billing_period: str) -> int:
+        """The price of one seat past the included ones for a period."""
+        return self.yearly_seat_price if billing_period == "yearly" else self.monthly_seat_price
+
+    def price_with_seats(self, billing_period: str, seats: int) -> int:
+        return self.price(billing_period) + max(seats - self.included_seats, 0) * self.seat_price(billing_period)
 
     def __repr__(self) -> str:
         return f"<Plan {self.key}>"
@@ -96,8 +110,13 @@ class Subscription(db.Model):
     __tablename__ = "subscription"
 
     id: Mapped[uuid.UUID] = mapped_column(sa.Uuid, primary_key=True, default=uuid.uuid4)
-    # Kept (anonymised) when the user deletes the account, so payment history still names the plan.
+    # The shop it belongs to (a row made naming only its member gets that member's shop, see _fill_shop); kept
+    # (anonymised) when the shop is deleted, as the payments that name it are (docs/decisions.md).
+    shop_id: Mapped[uuid.UUID | None] = mapped_column(sa.ForeignKey("shop.id", ondelete="SET NULL"), index=True)
+    # The member who bought it; kept (anonymised) when that user deletes the account.
     user_id: Mapped[uuid.UUID | None] = mapped_column(sa.ForeignKey("user.id", ondelete="SET NULL"), index=True)
+    # How many members may work under it: the plan's included seats when not chosen (see _fill_shop).
+    seats: Mapped[int] = mapped_column(server_default="1")
     plan_id: Mapped[int] = mapped_column(sa.ForeignKey("plan.id"))
     status: Mapped[str] = mapped_column(sa.String(20))
     billing_period: Mapped[str] = mapped_column(sa.String(10))
@@ -117,18 +136,19 @@ class Subscription(db.Model):
     __table_args__ = (
         sa.CheckConstraint("status IN ('pending', 'active', 'trial', 'cancelled', 'expired')", name="status"),
         sa.CheckConstraint("billing_period IN ('monthly', 'yearly')", name="billing_period"),
-        # At most one live pending subscription per user.
+        sa.CheckConstraint("seats >= 1", name="seats"),
+        # At most one live pending subscription per shop.
         sa.Index(
-            "uq_subscription_one_pending_per_user",
-            "user_id",
+            "uq_subscription_one_pending_per_shop",
+            "shop_id",
             unique=True,
             sqlite_where=sa.text("status = 'pending'"),
             postgresql_where=sa.text("status = 'pending'"),
         ),
-        # Never two live (trial or active) subscriptions for one user, whatever the code paths do.
+        # Never two live (trial or active) subscriptions for one shop, whatever the code paths do.
         sa.Index(
-            "uq_subscription_one_live_per_user",
-            "user_id",
+            "uq_subscription_one_live_per_shop",
+            "shop_id",
             unique=True,
             sqlite_where=sa.text("status IN ('active', 'trial')"),
             postgresql_where=sa.text("status IN ('active', 'trial')"),
@@ -141,6 +161,18 @@ class Subscription(db.Model):
 
     def __repr__(self) -> str:
         return f"<Subscription {self.id} {self.status}>"
+
+
+@sa.event.listens_for(Subscription, "before_insert")
+def _fill_shop(_mapper: sa.orm.Mapper, connection: sa.Connection, subscription: Subscription) -> None:
+    """A subscription made naming only its member (tests, the founder's tools) belongs to that member's shop, and
+    one made without a seat count has the plan's included seats."""
+    if subscription.shop_id is None and subscription.user_id is not None:
+        subscription.shop_id = connection.scalar(sa.select(User.shop_id).where(User.id == subscription.user_id))
+    if subscription.seats is None:
+        plan_id = subscription.plan.id if subscription.plan is not None else subscription.plan_id
+        included = connection.scalar(sa.select(Plan.included_seats).where(Plan.id == plan_id))
+        subscription.seats = included or 1
 
 
 class BankAccount(db.Model):
@@ -162,7 +194,13 @@ class Payment(db.Model):
     __tablename__ = "payment"
 
     id: Mapped[uuid.UUID] = mapped_column(sa.Uuid, primary_key=True, default=uuid.uuid4)
+    # The shop that paid (kept, anonymised, when the shop is deleted: an accounting record) and the member who did.
+    shop_id: Mapped[uuid.UUID | None] = mapped_column(sa.ForeignKey("shop.id", ondelete="SET NULL"), index=True)
     user_id: Mapped[uuid.UUID | None] = mapped_column(sa.ForeignKey("user.id", ondelete="SET NULL"), index=True)
+    # What it buys: a plan's period ("plan") or extra seats on a live subscription ("seats", prorated).
+    purpose: Mapped[str] = mapped_column(sa.String(10), default="plan", server_default="plan")
+    # The subscription's seat count once this payment is made.
+    seats: Mapped[int | None] = mapped_column()
     subscription_id: Mapped[uuid.UUID | None] = mapped_column(
         sa.ForeignKey("subscription.id", ondelete="SET NULL"), index=True
     )
@@ -191,11 +229,19 @@ class Payment(db.Model):
             name="status",
         ),
         sa.CheckConstraint("method IN ('card', 'eft')", name="method"),
+        sa.CheckConstraint("purpose IN ('plan', 'seats')", name="purpose"),
         sa.CheckConstraint("amount >= 0 AND refunded_amount >= 0", name="amounts"),
     )
 
     def __repr__(self) -> str:
         return f"<Payment {self.id} {self.status} {self.amount}>"
+
+
+@sa.event.listens_for(Payment, "before_insert")
+def _fill_payment_shop(_mapper: sa.orm.Mapper, connection: sa.Connection, payment: Payment) -> None:
+    """A payment made naming only its member belongs to that member's shop."""
+    if payment.shop_id is None and payment.user_id is not None:
+        payment.shop_id = connection.scalar(sa.select(User.shop_id).where(User.id == payment.user_id))
 
 
 class PaymentRefund(db.Model):

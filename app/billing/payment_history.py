@@ -1,4 +1,4 @@
-"""The user's payment history (the curated projection) and receipts."""
+"""The shop's payment history (the curated projection) and receipts, which its owners see."""
 
 from __future__ import annotations
 
@@ -20,7 +20,8 @@ UNSHOWN_STATUSES = ("expired",)
 
 
 def payment_history(user: User) -> list[dict[str, Any]]:
-    """The user's payments, newest first, as the curated projection: no provider ids, notes or bank accounts."""
+    """The payments of the user's shop, newest first, as the curated projection: no provider ids, notes or bank
+    accounts."""
     return [_history_item(payment, plan_name) for payment, plan_name in _payments_with_plan_names(user)]
 
 
@@ -37,9 +38,9 @@ def payment_history_rows(user: User) -> list[dict[str, Any]]:
 
 
 def receipt_for(user: User, payment_id: uuid.UUID) -> str | None:
-    """The receipt address of the user's own payment: the provider's for card, the stored one for legacy EFT."""
+    """The receipt address of a payment of the user's shop: the provider's for card, the stored one for legacy EFT."""
     payment = db.session.get(Payment, payment_id)
-    if payment is None or payment.user_id != user.id:
+    if payment is None or user.shop_id is None or payment.shop_id != user.shop_id:
         # Someone else's payment is reported exactly like a missing one.
         raise ApiError("not_found", _("The page or record you asked for was not found."), 404)
     if payment.method == "eft":
@@ -54,7 +55,7 @@ def _payments_with_plan_names(user: User) -> list[tuple[Payment, str | None]]:
         sa.select(Payment, Plan)
         .outerjoin(Subscription, Payment.subscription_id == Subscription.id)
         .outerjoin(Plan, Subscription.plan_id == Plan.id)
-        .where(Payment.user_id == user.id, Payment.status.not_in(UNSHOWN_STATUSES))
+        .where(Payment.shop_id == user.shop_id if user.shop_id else sa.false(), Payment.status.not_in(UNSHOWN_STATUSES))
         .order_by(Payment.created_at.desc())
     )
     return [(payment, plan.label if plan else None) for payment, plan in db.session.execute(query)]

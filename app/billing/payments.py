@@ -37,14 +37,42 @@ PAID_SESSION_STATES = ("paid", "no_payment_required")
 # Checkout
 
 
-def start_card_checkout(user: User, plan_key: Any, billing_period: Any, brand_ids: Any) -> str:
-    """Create the pending subscription and its payment, open the hosted checkout and return its address."""
+def start_card_checkout(user: User, plan_key: Any, billing_period: Any, brand_ids: Any, seats: Any = None) -> str:
+    """Create the shop's pending subscription and its payment (the plan and its extra seats), open the hosted
+    checkout and return its address."""
     older_checkouts = _open_card_payments(user)
-    subscription = transitions.create_pending(user, plan_key, billing_period, brand_ids)
+    subscription = transitions.create_pending(user, plan_key, billing_period, brand_ids, seats)
+    amount = subscription.plan.price_with_seats(subscription.billing_period, subscription.seats)
+    payment = _new_card_payment(user, subscription, amount, "plan")
+    url = _open_checkout(user, subscription, payment)
+    _abandon(older_checkouts)
+    db.session.flush()
+    capture(str(user.id), "checkout_started", payment_properties(payment, subscription))
+    return url
+
+
+def start_seat_checkout(user: User, subscription: Subscription, seats: int, amount: int) -> str:
+    """Open the hosted checkout for the extra seats bought on a live subscription (`amount`: their prorated price);
+    the seats are added when the provider reports it paid."""
+    older_checkouts = _open_card_payments(user)
+    payment = _new_card_payment(user, subscription, amount, "seats", seats=seats)
+    url = _open_checkout(user, subscription, payment)
+    _abandon(older_checkouts)
+    db.session.flush()
+    capture(str(user.id), "seat_checkout_started", {**payment_properties(payment, subscription), "seats": seats})
+    return url
+
+
+def _new_card_payment(
+    user: User, subscription: Subscription, amount: int, purpose: str, seats: int | None = None
+) -> Payment:
     payment = Payment(
+        shop_id=subscription.shop_id,
         user_id=user.id,
         subscription_id=subscription.id,
-        amount=subscription.plan.price(subscription.billing_period),
+        purpose=purpose,
+        seats=seats if seats is not None else subscription.seats,
+        amount=amount,
         currency=current_app.config["CURRENCY"],
         status="pending",
         method="card",
@@ -52,6 +80,10 @@ def start_card_checkout(user: User, plan_key: Any, billing_period: Any, brand_id
     )
     db.session.add(payment)
     db.session.flush()
+    return payment
+
+
+def _open_checkout(user: User, subscription: Subscription, payment: Payment) -> str:
     base_url = current_app.config["BASE_URL"]
     payment.checkout_session_id, url = stripe_gateway.create_checkout_session(
         subscription,
@@ -60,18 +92,17 @@ def start_card_checkout(user: User, plan_key: Any, billing_period: Any, brand_id
         cancel_url=f"{base_url}/subscription?checkout=cancelled",
         customer_email=user.email,
     )
-    _abandon(older_checkouts)
-    db.session.flush()
-    capture(str(user.id), "checkout_started", payment_properties(payment, subscription))
     return url
 
 
 def _open_card_payments(user: User) -> list[Payment]:
-    return list(
-        db.session.scalars(
-            sa.select(Payment).where(Payment.user_id == user.id, Payment.method == "card", Payment.status == "pending")
-        )
+    """The shop's checkouts still open: a new one (by any member) replaces them."""
+    if user.shop_id is None:
+        return []
+    open_payments = sa.select(Payment).where(
+        Payment.shop_id == user.shop_id, Payment.method == "card", Payment.status == "pending"
     )
+    return list(db.session.scalars(open_payments))
 
 
 def _abandon(payments: list[Payment]) -> None:
@@ -143,6 +174,9 @@ def _complete(payment: Payment, payment_intent_id: str | None) -> None:
     payment.paid_at = utcnow()
     payment.payment_intent_id = payment_intent_id or payment.payment_intent_id
     db.session.flush()
+    if payment.purpose == "seats":
+        _add_paid_seats(payment)
+        return
     subscription = payment.subscription
     activated = subscription is not None and subscription.status == "pending"
     if activated:
@@ -161,13 +195,26 @@ def _complete(payment: Payment, payment_intent_id: str | None) -> None:
         refunds.refund_automatically(payment, "the checkout was no longer open when it was paid")
 
 
+def _add_paid_seats(payment: Payment) -> None:
+    """The seats a payment bought join its subscription while it is live; otherwise the money goes back at once.
+    Setting the paid count (never adding to it) makes a late or repeated notice change nothing more."""
+    subscription = payment.subscription
+    if subscription is not None and subscription.is_live and subscription.end_date > utcnow():
+        subscription.seats = max(subscription.seats, payment.seats or 0)
+        db.session.flush()
+        _report(payment, "seats_added", seats=subscription.seats)
+        return
+    log.warning("seat payment %s completed but its subscription is no longer live; refunding it", payment.id)
+    refunds.refund_automatically(payment, "the subscription had ended when its seats were paid")
+
+
 def _checkout_expired(session: dict[str, Any]) -> None:
     payment = _payment_for_session(session)
     if payment is None:
         return
     if payment.status in ("pending", "failed"):
         payment.status = "expired"
-    if payment.subscription is not None:
+    if payment.subscription is not None and payment.purpose == "plan":
         transitions.expire_pending(payment.subscription)
     db.session.flush()
 
@@ -176,7 +223,7 @@ def _checkout_async_failed(session: dict[str, Any]) -> None:
     payment = _payment_for_session(session)
     if payment is None:
         return
-    if payment.subscription is not None:
+    if payment.subscription is not None and payment.purpose == "plan":
         transitions.expire_pending(payment.subscription)
     _fail(payment, session.get("payment_intent"))
 
@@ -253,6 +300,7 @@ def payment_properties(payment: Payment, subscription: Subscription | None) -> d
         "plan": subscription.plan.key if subscription else None,
         "billing_period": payment.billing_period,
         "method": payment.method,
+        "seats": payment.seats,
     }
 
 

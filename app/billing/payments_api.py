@@ -18,7 +18,7 @@ from app.billing.schemas import (
     WebhookReceived,
 )
 from app.core.openapi import documented
-from app.core.security import public
+from app.core.security import public, shop_role
 from app.core.validation import json_body
 
 bp = Blueprint("payments_api", __name__, url_prefix="/api/payments")
@@ -27,10 +27,11 @@ bp.record_once(lambda state: stripe_gateway.init_app(state.app))
 
 @bp.post("/card/checkout")
 @documented(CheckoutOut, body=PlanChoiceBody, errors=(409, 502), summary="Open the hosted card checkout for a plan")
+@shop_role("owner")
 def card_checkout():
     data = json_body()
     url = payments.start_card_checkout(
-        current_user, data.get("planKey"), data.get("billingPeriod"), data.get("brandIds")
+        current_user, data.get("planKey"), data.get("billingPeriod"), data.get("brandIds"), data.get("seats")
     )
     return jsonify(url=url)
 
@@ -48,12 +49,14 @@ def card_webhook():
 
 
 @bp.get("/me")
-@documented(list[PaymentItem], summary="The caller's payments, newest first")
+@documented(list[PaymentItem], summary="The payments of the caller's shop, newest first")
+@shop_role("owner")
 def my_payments():
     return jsonify(payment_history.payment_history(current_user))
 
 
 @bp.get("/<uuid:payment_id>/receipt")
 @documented(Receipt, errors=(404,), summary="A payment's receipt address")
+@shop_role("owner")
 def receipt(payment_id: uuid.UUID):
     return jsonify(receiptUrl=payment_history.receipt_for(current_user, payment_id))

@@ -10,6 +10,7 @@ from flask_login import current_user
 
 from app.billing import payment_history, payments
 from app.core.errors import ApiError
+from app.core.security import shop_role
 from app.core.validation import form_brand_ids
 
 bp = Blueprint("payments_pages", __name__)
@@ -27,11 +28,16 @@ PAYMENT_METHOD_LABELS = {"card": _l("Card"), "eft": _l("Bank transfer (EFT)")}
 
 
 @bp.post("/checkout")
+@shop_role("owner")
 def checkout():
     form = request.form
     try:
         url = payments.start_card_checkout(
-            current_user, form.get("plan_key"), form.get("billing_period"), form_brand_ids(form)
+            current_user,
+            form.get("plan_key"),
+            form.get("billing_period"),
+            form_brand_ids(form),
+            form.get("seats") or None,
         )
     except ApiError as error:
         flash(error.message, "error")  # an error flashed: nothing of the half-made checkout is kept
@@ -40,6 +46,7 @@ def checkout():
 
 
 @bp.get("/payments")
+@shop_role("owner")
 def history():
     return render_template(
         "billing/payments.html",
@@ -50,6 +57,7 @@ def history():
 
 
 @bp.get("/payments/<uuid:payment_id>/receipt")
+@shop_role("owner")
 def receipt(payment_id: uuid.UUID):
     url = payment_history.receipt_for(current_user, payment_id)
     if url is None:

@@ -80,18 +80,21 @@ def _end_period(subscription_id: uuid.UUID, status: str, now: datetime) -> Perio
 
 
 def _pending_next_period(ended: Subscription) -> int:
-    """The scheduled plan as the user's pending subscription; 0 when the user is already in a checkout."""
+    """The scheduled plan as the shop's pending subscription, with the seats it had (at least the plan's included);
+    0 when the shop is already in a checkout."""
     has_pending = sa.select(Subscription.id).where(
-        Subscription.user_id == ended.user_id, Subscription.status == "pending"
+        Subscription.shop_id == ended.shop_id, Subscription.status == "pending"
     )
-    if ended.user_id is None or db.session.scalar(has_pending.limit(1)) is not None:
+    if ended.shop_id is None or db.session.scalar(has_pending.limit(1)) is not None:
         return 0
     brand_ids = ended.scheduled_brand_ids or []
     still_sold = sa.select(Brand).where(Brand.id.in_(brand_ids), Brand.active)
     brands = list(db.session.scalars(still_sold)) if brand_ids else []
     db.session.add(
         Subscription(
+            shop_id=ended.shop_id,
             user_id=ended.user_id,
+            seats=max(ended.seats, ended.scheduled_plan.included_seats),
             plan_id=ended.scheduled_plan_id,
             status="pending",
             billing_period=ended.billing_period,

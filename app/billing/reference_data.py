@@ -15,6 +15,13 @@ PLANS: list[tuple[str, str, int, int, int]] = [
     ("trio", "Üç Marka", 3, 79_900, 799_000),
     ("full", "Tam Erişim", 0, 149_900, 1_499_000),
 ]
+# key -> (included seats, monthly and yearly price of an extra seat in kuruş); the migration d5a1c0ffee13 writes the
+# same into plans seeded before seats existed.
+PLAN_SEATS: dict[str, tuple[int, int, int]] = {
+    "single": (1, 14_900, 149_000),
+    "trio": (2, 14_900, 149_000),
+    "full": (3, 14_900, 149_000),
+}
 
 
 def brands() -> str:
@@ -41,9 +48,13 @@ def plans() -> str:
     added = 0
     for order, (key, name, brand_count, monthly, yearly) in enumerate(PLANS):
         if key not in existing:
+            included_seats, monthly_seat, yearly_seat = PLAN_SEATS[key]
             db.session.add(
                 Plan(
                     key=key,
+                    included_seats=included_seats,
+                    monthly_seat_price=monthly_seat,
+                    yearly_seat_price=yearly_seat,
                     name=name,
                     brand_count=brand_count,
                     monthly_price=monthly,

@@ -34,7 +34,7 @@ def report_return(user: User, outcome: str | None) -> None:
     payment = db.session.scalar(
         sa.select(Payment)
         .where(
-            Payment.user_id == user.id,
+            Payment.user_id == user.id,  # the checkout this member started
             Payment.method == "card",
             Payment.checkout_session_id.is_not(None),
             Payment.created_at >= utcnow() - SESSION_LIFETIME,

@@ -16,6 +16,12 @@ class PlanChoiceBody(ApiModel):
     plan_key: str = Field(max_length=32, examples=["single"])
     billing_period: str = Field(max_length=10, examples=["monthly", "yearly"])
     brand_ids: list[int] = Field(default_factory=list, description=BRAND_IDS_HELP)
+    seats: int | None = Field(
+        default=None,
+        ge=1,
+        le=100,
+        description="Seats (members) to buy, at least the plan's included; by default the shop's current seats.",
+    )
 
 
 class DowngradeBody(ApiModel):
@@ -51,9 +57,15 @@ class PlanChanges(ApiModel):
     yearly: PlanChangeOut
 
 
+class SeatPrices(ApiModel):
+    included: int = Field(description="Members the plan's price includes.")
+    prices: Prices = Field(description="The price of each seat past the included ones.")
+
+
 class PlanOffer(PlanOut):
     is_full: bool
     prices: Prices
+    seats: SeatPrices
     monthly_equivalent_of_yearly: int
     vat_included: bool = Field(description="Prices include VAT (KDV).")
     is_current: bool = Field(description="The signed-in caller's live plan (false when signed out).")
@@ -131,3 +143,21 @@ class PaymentItem(ApiModel):
 
 class Receipt(ApiModel):
     receipt_url: str | None
+
+
+class SeatsOut(ApiModel):
+    seats: int = Field(description="Members the shop's plan lets work now (1 without a plan).")
+    in_use: int = Field(description="The shop's members.")
+    included: int | None = Field(description="Seats the plan's price includes (null without a plan).")
+    seat_price: int | None = Field(description="One more seat for the rest of the period, in kuruş (null: none).")
+    add_seat_url: str = Field(description="The page where the owner changes the seats.")
+
+
+class SeatsBody(ApiModel):
+    seats: int = Field(ge=1, le=100, description="The seat count wanted.")
+
+
+class SeatChangeOut(ApiModel):
+    subscription: SubscriptionOut
+    seats: int = Field(description="The seats now (added seats count once paid).")
+    checkout_url: str | None = Field(description="Where to pay for added seats; null when nothing is to pay.")

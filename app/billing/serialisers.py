@@ -28,6 +28,10 @@ def plan_offer_json(plan: Plan, current: Subscription | None = None, signed_in: 
         **plan_json(plan),
         "isFull": plan.is_full,
         "prices": {"monthly": plan.monthly_price, "yearly": plan.yearly_price},
+        "seats": {
+            "included": plan.included_seats,
+            "prices": {"monthly": plan.monthly_seat_price, "yearly": plan.yearly_seat_price},
+        },
         "monthlyEquivalentOfYearly": round(plan.yearly_price / 12),
         "vatIncluded": True,
         "isCurrent": current is not None and current.plan_id == plan.id,

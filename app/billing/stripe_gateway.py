@@ -32,31 +32,46 @@ def init_app(app: Flask) -> None:
 def create_checkout_session(
     subscription: Subscription, payment: Payment, success_url: str, cancel_url: str, customer_email: str
 ) -> tuple[str, str]:
-    """Open a hosted checkout for `payment`; return the session id and the address to send the customer to."""
+    """Open a hosted checkout for `payment`; return the session id and the address to send the customer to.
+
+    A plan's period is one line (its included seats with it) and, when bought with more, a line of extra seats whose
+    quantity is their number; extra seats bought later are one line of their prorated price each. The metadata
+    carries the seat count the subscription has once paid."""
     ids = {"subscription_id": str(subscription.id), "payment_id": str(payment.id)}
     params = {
         "mode": "payment",
-        "line_items": [
-            {
-                "quantity": 1,
-                "price_data": {
-                    "currency": payment.currency.lower(),
-                    "unit_amount": payment.amount,
-                    "product_data": {"name": _product_name(subscription)},
-                },
-            }
-        ],
+        "line_items": _line_items(subscription, payment),
         "success_url": success_url,
         "cancel_url": cancel_url,
         "client_reference_id": str(subscription.id),
         "customer_email": customer_email,
-        "metadata": ids,
+        "metadata": {**ids, "purpose": payment.purpose, "seats": str(payment.seats or subscription.seats)},
         # The payment intent carries the ids too, so a failed-payment event can be matched to our row.
         "payment_intent_data": {"metadata": ids},
     }
     options = {"idempotency_key": f"checkout-{payment.id}"}
     session = _call("create checkout session", lambda: _client().v1.checkout.sessions.create(params, options))
     return session.id, session.url
+
+
+def _line_items(subscription: Subscription, payment: Payment) -> list[dict[str, Any]]:
+    currency = payment.currency.lower()
+    if payment.purpose == "seats":
+        added = (payment.seats or subscription.seats) - subscription.seats
+        return [_line(currency, _("Parça Bul extra seat, rest of the period"), payment.amount // added, added)]
+    plan, period = subscription.plan, subscription.billing_period
+    lines = [_line(currency, _product_name(subscription), plan.price(period), 1)]
+    extra = subscription.seats - plan.included_seats
+    if extra > 0:
+        lines.append(_line(currency, _("Parça Bul extra seat"), plan.seat_price(period), extra))
+    return lines
+
+
+def _line(currency: str, name: str, unit_amount: int, quantity: int) -> dict[str, Any]:
+    return {
+        "quantity": quantity,
+        "price_data": {"currency": currency, "unit_amount": unit_amount, "product_data": {"name": name}},
+    }
 
 
 def expire_checkout_session(session_id: str) -> bool:

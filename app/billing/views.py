@@ -7,13 +7,13 @@ from flask_babel import format_date
 from flask_babel import gettext as _
 from flask_login import current_user
 
-from app.billing import offers, returns
+from app.billing import offers, returns, seat_changes
 from app.billing.models import BILLING_PERIODS
 from app.billing.money import format_tl
 from app.billing.subscriptions import pricing, queries, transitions
 from app.core.errors import ApiError
 from app.core.i18n import safe_next_path
-from app.core.security import public
+from app.core.security import public, shop_role
 from app.core.validation import form_brand_ids
 
 bp = Blueprint("billing_pages", __name__)
@@ -61,6 +61,7 @@ def plans():
 
 
 @bp.get("/subscription")
+@shop_role("clerk")
 def subscription():
     current = queries.current_subscription(current_user)
     checkout = request.args.get("checkout")  # the provider's return: success or cancelled
@@ -68,6 +69,8 @@ def subscription():
     return render_template(
         "billing/subscription.html",
         subscription=current,
+        seats=seat_changes.seat_overview(current_user),
+        can_manage=current_user.has_shop_role("owner"),
         scheduled_brands=offers.brands_by_ids(current.scheduled_brand_ids) if current else [],
         checkout=checkout,
         checkout_url=_checkout_url(),
@@ -76,6 +79,7 @@ def subscription():
 
 
 @bp.get("/welcome")
+@shop_role("clerk")
 def welcome():
     """Where a new dealer lands after signing up: the trial in one click, the demo vehicle, the VIN search."""
     return render_template(
@@ -87,6 +91,7 @@ def welcome():
 
 
 @bp.post("/subscription/trial")
+@shop_role("owner")
 def start_trial():
     try:
         transitions.start_trial(current_user)
@@ -98,6 +103,7 @@ def start_trial():
 
 
 @bp.post("/subscription/downgrade")
+@shop_role("owner")
 def schedule_downgrade():
     form = request.form
     try:
@@ -115,6 +121,7 @@ def schedule_downgrade():
 
 
 @bp.post("/subscription/downgrade/cancel")
+@shop_role("owner")
 def cancel_downgrade():
     try:
         transitions.cancel_downgrade(current_user)
@@ -124,9 +131,22 @@ def cancel_downgrade():
 
 
 @bp.post("/subscription/cancel-pending")
+@shop_role("owner")
 def cancel_pending():
     try:
         transitions.cancel_pending(current_user)
     except ApiError as error:
         return _to_subscription_page(error.message, "error")
     return _to_subscription_page(_("The subscription awaiting payment was cancelled. You can choose a plan again."))
+
+
+@bp.post("/subscription/seats")
+@shop_role("owner")
+def change_seats():
+    try:
+        subscription, url = seat_changes.change_seats(current_user, request.form.get("seats", "").strip())
+    except ApiError as error:
+        return _to_subscription_page(error.message, "error")
+    if url is not None:
+        return redirect(url, code=303)
+    return _to_subscription_page(_("Your plan now has %(seats)d seats.", seats=subscription.seats))

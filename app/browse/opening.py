@@ -116,9 +116,9 @@ def _guarded_stored(user: User, source: str, catalog: str, external_id: str) -> 
 
 
 def _opened(user: User, stored: sa.Row, durable: bool = False) -> dict[str, Any]:
-    """The opened car goes to the top of the dealer's history, where decoded VINs are (committed with the request)."""
+    """The opened car goes to the top of the shop's history, where decoded VINs are (committed with the request)."""
     begin_writes(db.session, durable=durable)  # a history link alone is not durable, as a decode's
-    to_history_top(user.id, stored.vehicle_id, utcnow())
+    to_history_top(user.shop_id, user.id, stored.vehicle_id, utcnow())
     return {
         "catalogVehicleId": stored.id,
         "vehicleId": stored.vehicle_id,

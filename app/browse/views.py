@@ -13,12 +13,14 @@ from flask_login import current_user
 from app.browse import brands, catapi_flow, opening, scrape_flow
 from app.core.errors import ApiError
 from app.core.htmx import swappable, wants_fragment
+from app.core.security import shop_role
 from app.core.validation import int_arg
 
 bp = Blueprint("browse_views", __name__, url_prefix="/browse")
 
 
 @bp.get("")
+@shop_role("clerk")
 def makes() -> Any:
     """Every make with its catalogs; `?make=<slug or name>` (the link of a VIN no catalog covered) opens that make."""
     found = _answer(lambda: brands.catalogs_by_brand(current_user))
@@ -31,12 +33,14 @@ def makes() -> Any:
 
 
 @bp.get("/catapi/<catalog>")
+@shop_role("clerk")
 def catapi_models(catalog: str) -> Any:
     found = _answer(lambda: catapi_flow.models(catalog))
     return _page("browse/models.html", found, catalog=catalog, year=request.args.get("year") or "")
 
 
 @bp.get("/catapi/<catalog>/<model>")
+@shop_role("clerk")
 def catapi_cars(catalog: str, model: str) -> Response:
     """The model's cars; the parameter selects narrow them (HTMX replaces the list, the URL follows)."""
     chosen = [value for value in request.args.getlist("parameter") if value]
@@ -54,6 +58,7 @@ def catapi_cars(catalog: str, model: str) -> Response:
 
 
 @bp.get("/scrape/<brand>")
+@shop_role("clerk")
 def scrape_wizard(brand: str) -> Response:
     """The web catalog's variants of a make, one selector (body, engine, gearbox, year) at a time."""
     found = _answer(lambda: scrape_flow.wizard(brand, request.args))
@@ -70,12 +75,14 @@ def _year_choice(parameters: dict[str, Any], year: str | None, chosen: list[str]
 
 
 @bp.post("/catapi/<catalog>/cars/<car>/open")
+@shop_role("clerk")
 def catapi_open(catalog: str, car: str) -> Response:
     """Open a car (a form button of the car list): its vehicle page, with the same tree a decoded VIN has."""
     return _opened(lambda: opening.open_catapi_car(current_user, catalog, car))
 
 
 @bp.post("/scrape/<brand>/vehicles/<code>/open")
+@shop_role("clerk")
 def scrape_open(brand: str, code: str) -> Response:
     return _opened(lambda: opening.open_scrape_vehicle(current_user, brand, code))
 

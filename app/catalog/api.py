@@ -9,23 +9,27 @@ from app.catalog import references, services
 from app.catalog.fit import shapes as fit_shapes
 from app.catalog.schemas import CategoryDetail, CategoryQuery, Progress, ReferenceTarget, Tree
 from app.core.openapi import documented
+from app.core.security import shop_role
 
 bp = Blueprint("catalog_api", __name__, url_prefix="/api/vehicles/<int:vehicle_id>/categories")
 
 
 @bp.get("")
+@shop_role("clerk")
 @documented(Tree, errors=(404,), summary="The vehicle's root categories")
 def tree(vehicle_id: int):
     return jsonify(services.tree(services.open_vehicle(current_user, vehicle_id), current_user))
 
 
 @bp.get("/progress")
+@shop_role("clerk")
 @documented(Progress, errors=(404,), summary="How far the background prefetch has got")
 def progress(vehicle_id: int):
     return jsonify(services.prefetch_progress(services.open_vehicle(current_user, vehicle_id)))
 
 
 @bp.get("/<int:category_id>")
+@shop_role("clerk")
 @documented(
     CategoryDetail,
     query=CategoryQuery,
@@ -40,6 +44,7 @@ def category(vehicle_id: int, category_id: int):
 
 
 @bp.get("/<int:category_id>/children")
+@shop_role("clerk")
 @documented(Tree, errors=(404,), summary="A category's children")
 def children(vehicle_id: int, category_id: int):
     vehicle = services.open_vehicle(current_user, vehicle_id)
@@ -47,6 +52,7 @@ def children(vehicle_id: int, category_id: int):
 
 
 @bp.get("/references/<code>")
+@shop_role("clerk")
 @documented(ReferenceTarget, errors=(404,))
 def reference(vehicle_id: int, code: str):
     """Where a reference row points: {code, categoryId}; 404 when the catalog has no such illustration."""

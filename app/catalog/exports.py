@@ -18,6 +18,7 @@ from app.catalog import parts_list, presenters, services
 from app.catalog.fit.presenters import fit_label
 from app.catalog.page_links import dealer_links
 from app.core.db import utcnow
+from app.core.security import shop_role
 from app.vehicles.models import Vehicle
 
 bp = Blueprint("catalog_exports", __name__, url_prefix="/vehicles/<int:vehicle_id>/categories/<int:category_id>")
@@ -26,6 +27,7 @@ FILENAME_SAFE = "!#$&+-.^_`|~"  # RFC 5987 attr-chars that need no percent-encod
 
 
 @bp.get("/parts.csv")
+@shop_role("clerk")
 def parts_csv(vehicle_id: int, category_id: int) -> Response:
     """The leaf's parts as a CSV file, named after the vehicle and the category."""
     vehicle, detail = _open_leaf(vehicle_id, category_id)
@@ -38,6 +40,7 @@ def parts_csv(vehicle_id: int, category_id: int) -> Response:
 
 
 @bp.get("/print")
+@shop_role("clerk")
 def print_view(vehicle_id: int, category_id: int) -> str:
     """The leaf on a page of its own to print: the vehicle, the category's path, the picture and the parts table."""
     vehicle, detail = _open_leaf(vehicle_id, category_id)

@@ -169,6 +169,7 @@ class OemCopy(db.Model):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     user_id: Mapped[uuid.UUID | None] = mapped_column(sa.ForeignKey("user.id", ondelete="SET NULL"), index=True)
+    shop_id: Mapped[uuid.UUID | None] = mapped_column(sa.ForeignKey("shop.id", ondelete="SET NULL"), index=True)
     vehicle_id: Mapped[int | None] = mapped_column(sa.ForeignKey("vehicle.id", ondelete="SET NULL"))
     part_id: Mapped[int | None] = mapped_column(sa.ForeignKey("part.id", ondelete="SET NULL"))
     oem_code: Mapped[str] = mapped_column(sa.String(60), index=True)
@@ -176,36 +177,39 @@ class OemCopy(db.Model):
 
 
 class FitAnswer(db.Model):
-    """A dealer's answer to a fit question about one vehicle (gearbox, air conditioning, brake code...): it settles
-    the maybes hanging on that fact for this dealer, and is offered to the others as a colleague's answer."""
+    """A shop's answer to a fit question about one vehicle (gearbox, air conditioning, brake code...): it settles
+    the maybes hanging on that fact for every member of the shop (`user_id`: who answered); other shops are offered
+    only an anonymous count of the answers."""
 
     __tablename__ = "fit_answer"
 
     vehicle_id: Mapped[int] = mapped_column(sa.ForeignKey("vehicle.id", ondelete="CASCADE"), primary_key=True)
-    user_id: Mapped[uuid.UUID] = mapped_column(sa.ForeignKey("user.id", ondelete="CASCADE"), primary_key=True)
+    shop_id: Mapped[uuid.UUID] = mapped_column(sa.ForeignKey("shop.id", ondelete="CASCADE"), primary_key=True)
     fact: Mapped[str] = mapped_column(sa.String(80), primary_key=True)
+    user_id: Mapped[uuid.UUID | None] = mapped_column(sa.ForeignKey("user.id", ondelete="SET NULL"), index=True)
     value: Mapped[Any] = mapped_column(JsonDocument)
     answered_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 
 class PartFit(db.Model):
-    """A part's fit for one dealer where that dealer's answers changed it (only parts that are maybe by the sources'
-    facts alone): written again whole for the vehicle each time the dealer answers or changes an answer."""
+    """A part's fit for one shop where the shop's answers changed it (only parts that are maybe by the sources'
+    facts alone): written again whole for the vehicle each time a member answers or changes an answer."""
 
     __tablename__ = "part_fit"
 
-    user_id: Mapped[uuid.UUID] = mapped_column(sa.ForeignKey("user.id", ondelete="CASCADE"), primary_key=True)
+    shop_id: Mapped[uuid.UUID] = mapped_column(sa.ForeignKey("shop.id", ondelete="CASCADE"), primary_key=True)
     part_id: Mapped[int] = mapped_column(sa.ForeignKey("part.id", ondelete="CASCADE"), primary_key=True)
     vehicle_id: Mapped[int] = mapped_column(sa.ForeignKey("vehicle.id", ondelete="CASCADE"))
     category_id: Mapped[int] = mapped_column(sa.ForeignKey("category.id", ondelete="CASCADE"))
     fit_status: Mapped[str] = mapped_column(sa.String(5))
     fit: Mapped[dict[str, Any]] = mapped_column(JsonDocument)
 
-    __table_args__ = (sa.Index("ix_part_fit_user_id_vehicle_id", "user_id", "vehicle_id", "category_id"),)
+    __table_args__ = (sa.Index("ix_part_fit_shop_id_vehicle_id", "shop_id", "vehicle_id", "category_id"),)
 
 
 class FitPreference(db.Model):
-    """A dealer's "only what fits" switch (Sadece uyanlar), remembered across pages and devices."""
+    """A member's "only what fits" switch (Sadece uyanlar), remembered across pages and devices: a way of reading
+    the list, so it stays personal (issue 41, docs/decisions.md)."""
 
     __tablename__ = "fit_preference"
 

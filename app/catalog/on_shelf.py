@@ -25,15 +25,46 @@ from app.shelf import lookup
 NUMBER_LOCALE = "tr"
 
 
-def add_shelf(user_id: uuid.UUID | None, parts: list[dict[str, Any]], in_use: lookup.ListInUse | None) -> None:
-    """Set each coded part view's `shelf` from one lookup for the whole page; `in_use` is the dealer's list in use
-    as his rows were read with it (None: no list, and nothing is asked)."""
-    if in_use is None or user_id is None:
+def add_shelf(
+    user_id: uuid.UUID | None, parts: list[dict[str, Any]], in_use: lookup.ListInUse | None, others: bool = False
+) -> None:
+    """Set each coded part view's `shelf` from one lookup for the whole page; `in_use` is the list in use of the
+    member's branch as his rows were read with it (None: no list). When other branches of his shop have a list
+    (`others`, read beside the rows: `lookup.others_listed`), the shelf also says what each branch holds
+    (`branches`, his own first); a row only another branch carries gets that branch's row."""
+    if user_id is None:
+        return
+    others = [listed for listed in lookup.shop_lists(user_id) if listed.in_use != in_use] if others else []
+    if in_use is None and not others:
         return
     keyed = [(_search_key(part["oemCode"]), part) for part in parts if part["oemCode"] and not part.get("reference")]
-    views = lookup.views_for_keys({key: part["oemCode"] for key, part in keyed}, in_use)
+    asked = {key: part["oemCode"] for key, part in keyed}
+    views = lookup.views_for_keys(asked, in_use)
+    if not others:
+        for key, part in keyed:
+            part["shelf"] = views.get(key)
+        return
+    own = lookup.own_branch_name(user_id) if in_use is not None else None
+    by_branch = [(own, views)] if in_use is not None else []
+    by_branch += [(listed.name, lookup.views_for_keys(asked, listed.in_use)) for listed in others]
     for key, part in keyed:
-        part["shelf"] = views.get(key)
+        part["shelf"] = _with_branches(key, by_branch)
+
+
+def shelf_lists_key(user_id: uuid.UUID | None, others: bool) -> list[Any]:
+    """What the shelf of a page's rows depends on beyond the member's own list: the other branches' lists in use."""
+    if not others:
+        return []
+    return [[listed.name, listed.in_use.import_id, listed.in_use.activated_at] for listed in lookup.shop_lists(user_id)]
+
+
+def _with_branches(key: str, by_branch: list[tuple[str | None, dict[str, dict[str, Any]]]]) -> dict[str, Any] | None:
+    """The first branch's row of the number (the member's own branch first), with every branch's stock of it."""
+    held = [(name, views[key]) for name, views in by_branch if key in views]
+    if not held:
+        return None
+    branches = [{"name": name, "stock": view["stock"]} for name, view in held]
+    return {**held[0][1], "branches": branches}  # the kept views are shared: never changed
 
 
 @lru_cache(maxsize=65_536)
@@ -93,11 +124,18 @@ class _Texts:
         matched = shelf["matched"]
         current = shelf["current"]
         return {
+            "branches": [self._branch(branch) for branch in shelf.get("branches") or ()],
             "summary": summary or [self.on_your_list],
             "inStock": bool(shelf["stock"]),
             "matched": self.matched[matched["kind"]] % {"number": matched["number"]},
             "current": self._current(current) if current else None,
         }
+
+    @staticmethod
+    def _branch(branch: dict[str, Any]) -> str:
+        """Kadıköy: 2 (a branch without a stock figure: its name only)."""
+        stock = branch["stock"]
+        return f"{branch['name']}: {count_text(stock)}" if stock is not None else branch["name"]
 
     def _stock_and_price(self, item: dict[str, Any]) -> list[str]:
         shown = []

@@ -18,6 +18,7 @@ from app.catalog import services
 from app.core import throttle
 from app.core.errors import ApiError
 from app.core.htmx import vary_on_htmx, wants_fragment
+from app.core.security import shop_role
 from app.extensions import limiter
 from app.vehicles.models import Vehicle
 
@@ -36,6 +37,7 @@ poll_throttle = limiter.limit(
 
 
 @bp.get("/catalog-progress")
+@shop_role("clerk")
 @poll_throttle
 def progress(vehicle_id: int):
     """One poll of the bar (HTMX); without HTMX, the vehicle page, which shows the same bar."""

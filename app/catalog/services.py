@@ -131,13 +131,12 @@ def category_detail(
     vehicle: Vehicle, category: Category, user: User | None = None, only: frozenset[str] | None = None
 ) -> dict[str, Any]:
     """The category with its children or its parts, its ancestors, and loadError when the upstream failed and
-    nothing is stored. Fits are `user`'s (his answers applied); `only` keeps the parts of these fit statuses."""
+    nothing is stored. Fits are `user`'s shop's (its answers applied); `only` keeps the parts of these fit statuses."""
     provider = provider_for(vehicle, current_app.config)
     children: list[Category] = []
     parts: list[sa.Row] = []
-    user_id = user.id if user is not None else None
     if category.is_leaf:
-        parts = load_parts(category, provider, user_id)
+        parts = load_parts(category, provider, user)
     else:
         children = load_children(vehicle, category, provider)
     return detail_view(vehicle, category, children, parts, load_error=not children and not parts, user=user, only=only)
@@ -157,7 +156,7 @@ def detail_view(
     `shelf`: the dealer's list row for it (app.catalog.on_shelf)."""
     user_id = user.id if user is not None else None
     asks = user_id and category.fit_maybe and _answers_show_on(parts)
-    answers = fit_answers.answers_on(user_id, vehicle.id) if asks else fit_answers.Answers()
+    answers = fit_answers.answers_on(_shop_of(user), vehicle.id) if asks else fit_answers.Answers()
     shown = parts_view(vehicle, parts, answers, user_id)
     fits = [part["fit"] for part in shown]
     kept = [part for part in shown if only is None or part["fit"]["status"] in only]
@@ -225,23 +224,29 @@ def load_children(vehicle: Vehicle, category: Category, provider: TreeProvider |
     return store.children(category_id)
 
 
-def load_parts(category: Category, provider: TreeProvider | None, user_id: uuid.UUID | None = None) -> list[sa.Row]:
-    """Stored part rows (with `user_id`'s fits); a leaf never fetched to the end is fetched (a failure leaves it to be
-    tried again, and rows stored before are neither lost nor duplicated)."""
+def _shop_of(user: User | None) -> uuid.UUID | None:
+    """Whose fit answers apply: the member's shop (issue 41)."""
+    return user.shop_id if user is not None else None
+
+
+def load_parts(category: Category, provider: TreeProvider | None, user: User | None = None) -> list[sa.Row]:
+    """Stored part rows (with the fits of `user`'s shop); a leaf never fetched to the end is fetched (a failure leaves
+    it to be tried again, and rows stored before are neither lost nor duplicated)."""
     category_id, vehicle_id, source = category.id, category.vehicle_id, category.source
+    user_id, shop_id = (user.id if user is not None else None), _shop_of(user)
     if category.parts_fetched_at is not None or provider is None:
-        return store.parts(category_id, user_id)
+        return store.parts(category_id, user_id, shop_id)
     try:
         page = provider.parts(CategoryRef(category.external_id, category.link_path))
         storage_key = _copy_picture(vehicle_id, page.picture) if page.picture else None
     except ProviderError as error:
         _failed(f"parts of category {category_id}", error)
-        return store.parts(category_id, user_id)
+        return store.parts(category_id, user_id, shop_id)
     begin_writes(db.session)
     store.save_parts(vehicle_id, category_id, source, page.lines)
     if page.picture and storage_key:
         store.save_picture(category_id, page.picture, storage_key)
-    return store.parts(category_id, user_id)
+    return store.parts(category_id, user_id, shop_id)
 
 
 def _copy_picture(vehicle_id: int, picture: Picture) -> str | None:
@@ -286,7 +291,7 @@ def children_view(children: list[Category], user: User | None = None) -> list[di
 def categories_view(categories: list[Category], user: User | None = None) -> list[dict[str, Any]]:
     """The categories' views, their leaves' fit counts moved by `user`'s answers (one query, only when a leaf among
     them has a maybe)."""
-    moves = fit_shapes.leaf_moves(user.id if user is not None else None, categories)
+    moves = fit_shapes.leaf_moves(_shop_of(user), categories)
     english = names.english_wanted()
     return [category_view(category, moves.get(category.id), english) for category in categories]
 
@@ -327,11 +332,14 @@ def parts_view(
     locale = str(get_locale())
     in_use = shelf_lookup.list_in_use_of(parts[0] if parts else None) if user_id is not None else None
     listed = [in_use.import_id, in_use.activated_at] if in_use is not None else None
+    others = user_id is not None and shelf_lookup.others_listed(parts[0] if parts else None)
+    if others:
+        listed = [listed, on_shelf.shelf_lists_key(user_id, others)]
     key = kept_views.page_key(parts, FITTING_ONLY_AT, (english, locale, sorted(colleagues), listed), targets)
 
     def made() -> list[dict[str, Any]]:
         views = [part_view(part, targets, english, colleagues, locale) for part in parts]
-        on_shelf.add_shelf(user_id, views, in_use)
+        on_shelf.add_shelf(user_id, views, in_use, others)
         return views
 
     return KEPT_PART_VIEWS.views(key, made)

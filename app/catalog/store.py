@@ -219,11 +219,11 @@ def children(category_id: int) -> list[Category]:
     return _categories(Category.parent_id == category_id)
 
 
-def parts(category_id: int, user_id: uuid.UUID | None = None) -> list[sa.Row]:
+def parts(category_id: int, user_id: uuid.UUID | None = None, shop_id: uuid.UUID | None = None) -> list[sa.Row]:
     """The leaf's part rows, as plain rows with the columns a part view reads (the page's hottest read): PART_COLUMNS,
-    then FIT_COLUMNS with the dealer's own fit where his answers changed it, his "only what fits" switch, his list
-    in use (the import id of his shelf list, null for none) and a reference row's target (REFERENCE_TARGET)."""
-    return _rows(_PARTS_OF, {"category_id": category_id, "user_id": user_id}).all()
+    then FIT_COLUMNS with the shop's own fit where its answers changed it, the member's "only what fits" switch, his
+    list in use (the import id of his shelf list, null for none) and a reference row's target (REFERENCE_TARGET)."""
+    return _rows(_PARTS_OF, {"category_id": category_id, "user_id": user_id, "shop_id": shop_id}).all()
 
 
 def ancestors(category: Category) -> list[sa.Row]:
@@ -292,14 +292,16 @@ PART_COLUMNS = (
     Part.quantity,
 )
 
-# A row's fit for the dealer (`user_id`, null for none): his own where his answers changed it (part_fit, joined on
-# the row and him), else the row's; and whether it is his. A row stored before fit answers has a null status: a yes.
+# A row's fit for the shop (`shop_id`, null for none): its own where its answers changed it (part_fit, joined on
+# the row and the shop), else the row's; and whether it is the shop's. A row stored before fit answers has a null
+# status: a yes.
 FIT_COLUMNS = (
     sa.func.coalesce(PartFit.fit_status, Part.fit_status).label("fit_status"),
     sa.func.coalesce(PartFit.fit, Part.fit, type_=Part.fit.type).label("fit"),
     PartFit.part_id.is_not(None).label("fit_answered"),
 )
-FIT_JOIN = sa.and_(PartFit.part_id == Part.id, PartFit.user_id == sa.bindparam("user_id"))
+# Typed here: built at import, the foreign key's type may not be known yet (the shop table not yet declared).
+FIT_JOIN = sa.and_(PartFit.part_id == Part.id, PartFit.shop_id == sa.bindparam("shop_id", type_=sa.Uuid()))
 
 # The dealer's switch rides along with his rows (an uncorrelated subquery, run once): the detail needs it with them.
 _FITTING_ONLY = (

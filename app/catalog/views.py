@@ -35,6 +35,7 @@ from app.catalog.presenters import (
 from app.core.errors import ApiError
 from app.core.fragments import render_fragment
 from app.core.htmx import vary_on_htmx, wants_fragment
+from app.core.security import shop_role
 from app.vehicles.models import Vehicle
 from app.vehicles.services import get_vehicle
 
@@ -44,6 +45,7 @@ bp = Blueprint("catalog_views", __name__, url_prefix="/vehicles/<int:vehicle_id>
 
 
 @bp.get("")
+@shop_role("clerk")
 def vehicle_page(vehicle_id: int) -> Response:
     """A decoded or browsed vehicle with its tree (its catalog needs the brand in the plan); the main area lists the
     root groups, or the results of `?q=`."""
@@ -61,6 +63,7 @@ def vehicle_page(vehicle_id: int) -> Response:
 
 
 @bp.get("/categories/<int:category_id>")
+@shop_role("clerk")
 def category(vehicle_id: int, category_id: int):
     """A category in the main area; the whole page has the tree opened down to it."""
     return _category_page(
@@ -71,6 +74,7 @@ def category(vehicle_id: int, category_id: int):
 
 
 @bp.get("/catalog/<path:trail>")
+@shop_role("clerk")
 def deep_link(vehicle_id: int, trail: str):
     """A part named by its group path, position and OEM code (app.catalog.deep_links): the link a clerk sends."""
     return _category_page(
@@ -81,6 +85,7 @@ def deep_link(vehicle_id: int, trail: str):
 
 
 @bp.get("/references/<code>")
+@shop_role("clerk")
 def reference(vehicle_id: int, code: str):
     """A reference row followed: the picture it points to, fetched from the upstream when it is not stored yet
     (app.catalog.references); a picture the catalog does not have opens the search for its code."""
@@ -97,6 +102,7 @@ def reference(vehicle_id: int, code: str):
 
 
 @bp.get("/categories/<int:category_id>/children")
+@shop_role("clerk")
 def children(vehicle_id: int, category_id: int):
     """A tree branch opened: the group's node with its children (HTMX); without HTMX, the group's page."""
     if not wants_fragment():

@@ -7,7 +7,7 @@ from flask import Blueprint, jsonify, request
 from app.changelog import services
 from app.changelog.schemas import AutomationHeaders, ChangelogBody, ChangelogCreated, ChangelogList, ChangelogQuery
 from app.core.openapi import documented
-from app.core.security import public
+from app.core.security import public, shop_role
 from app.core.validation import int_arg, json_body
 
 bp = Blueprint("changelog_api", __name__, url_prefix="/api/changelog")
@@ -34,6 +34,7 @@ def create():
 
 @bp.get("")
 @documented(ChangelogList, query=ChangelogQuery, summary="What changed, newest first")
+@shop_role("clerk")
 def entries():
     page = int_arg(request.args, "page", 1, maximum=10_000)
     items, more = services.entries(page)

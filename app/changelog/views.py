@@ -6,6 +6,7 @@ from flask import Blueprint, render_template, request
 from flask_babel import lazy_gettext as _l
 
 from app.changelog import services
+from app.core.security import shop_role
 from app.core.validation import int_arg
 
 bp = Blueprint("changelog_pages", __name__)
@@ -20,6 +21,7 @@ TYPE_LABELS = {
 
 
 @bp.get("/whats-new")
+@shop_role("clerk")
 def page():
     number = int_arg(request.args, "page", 1, maximum=10_000)
     items, more = services.entries(number)

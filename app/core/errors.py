@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from flask import Flask, Response, jsonify, render_template, request
 from flask_babel import gettext as _
@@ -32,22 +33,31 @@ HTTP_ERRORS = {
 class ApiError(Exception):
     """A refusal the client should read: a stable code, a translated message and an HTTP status."""
 
-    def __init__(self, code: str, message: str, status: int = 400, retry_after: int | None = None) -> None:
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        status: int = 400,
+        retry_after: int | None = None,
+        details: dict[str, Any] | None = None,
+    ) -> None:
         super().__init__(code)
         self.code = code
         self.message = message
         self.status = status
         self.retry_after = retry_after  # seconds, sent as Retry-After (a 503 the client may try again)
+        self.details = details  # what the client may act on (e.g. the page to add a seat), as `error.details`
 
 
 def is_api_request() -> bool:
     return request.path == API_PREFIX or request.path.startswith(API_PREFIX + "/")
 
 
-def error_response(code: str, message: str, status: int) -> Response:
+def error_response(code: str, message: str, status: int, details: dict[str, Any] | None = None) -> Response:
     """Answer in the shape the caller reads: JSON under /api, the error page elsewhere."""
     if is_api_request():
-        response = jsonify(error={"code": code, "message": str(message)})
+        error = {"code": code, "message": str(message)}
+        response = jsonify(error={**error, "details": details} if details else error)
     else:
         response = Response(render_template("errors/error.html", status=status, message=message))
     response.status_code = status
@@ -77,7 +87,7 @@ def _unexpected(exc: Exception) -> Response:
 
 
 def _api_error(exc: ApiError) -> Response:
-    response = error_response(exc.code, exc.message, exc.status)
+    response = error_response(exc.code, exc.message, exc.status, exc.details)
     if exc.retry_after is not None:
         response.headers["Retry-After"] = str(exc.retry_after)
     return response

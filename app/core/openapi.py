@@ -25,12 +25,17 @@ DESCRIPTION = (
     'The JSON API of Parça Bul. Errors answer `{"error": {"code", "message"}}` with the message in Turkish '
     "(English with `Accept-Language: en`). A change made with the session cookie must carry an `Origin` of the site "
     "itself, and a body, when it has one, must be JSON; an operation with no request body may be called with none and "
-    "no Content-Type. Prose and behaviour: docs/api.md in the repository."
+    "no Content-Type. A shop's integration calls with its API key instead (`Authorization: Bearer pb_...`, no cookie, "
+    "no Origin), acting in the shop with the key's role; a key never opens the site admins' or a person's own "
+    "operations. "
+    "Prose and behaviour: docs/api.md in the repository."
 )
 # app.auth.sessions.COOKIE_NAME (core does not import the auth domain; a test keeps the two equal).
 SESSION_COOKIE = "pb_session"
 INTERNAL_TOKEN_HEADER = "X-Internal-Token"  # noqa: S105 - a header name, not a secret
 SESSION = [{"session": []}]
+# Either one: the session cookie, or a shop API key (app.shops.keys) as a bearer token.
+SESSION_OR_KEY = [{"session": []}, {"shopKey": []}]
 INTERNAL = [{"internalToken": []}]
 
 
@@ -73,6 +78,12 @@ spec = SpecTree(
     nested_naming_strategy=lambda _parent, child: child,
     security_schemes=[
         SecurityScheme(name="session", data=SecuritySchemeData(type="apiKey", field_in="cookie", name=SESSION_COOKIE)),
+        SecurityScheme(
+            name="shopKey",
+            data=SecuritySchemeData(
+                type="http", scheme="bearer", description="A shop API key (pb_...), made by the shop's owner."
+            ),
+        ),
         SecurityScheme(
             name="internalToken", data=SecuritySchemeData(type="apiKey", field_in="header", name=INTERNAL_TOKEN_HEADER)
         ),
@@ -122,7 +133,7 @@ def documented(
             headers=headers,
             resp=responses,
             tags=(domain,),
-            security=(security if security is not None else ([] if public else SESSION)) or {},
+            security=(security if security is not None else _default_security(view, public)) or {},
             operation_id=operation_id(view),
             skip_validation=True,
         )(view)
@@ -132,6 +143,16 @@ def documented(
         return view
 
     return attach
+
+
+def _default_security(view: View, public: bool) -> list[dict[str, list[str]]]:
+    """No scheme for a public route; the session alone for the site admins' and a person's own routes (their markers
+    from app.core.security are put on below `documented`); else the session or a shop API key."""
+    if public:
+        return []
+    if getattr(view, "required_role", None) or getattr(view, "person_only", False):
+        return SESSION
+    return SESSION_OR_KEY
 
 
 def _served_unwrapped(wrapper: Callable[..., Any], view: View) -> None:

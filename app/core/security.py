@@ -270,6 +270,13 @@ def requires_role(role: str) -> Callable[[View], View]:
     return mark
 
 
+def person_only(view: View) -> View:
+    """Mark a view as a person's own (their account, their session): a shop API key never reaches it, only a
+    signed-in session (the guard in app.auth.guards refuses the key)."""
+    view.person_only = True  # type: ignore[attr-defined]
+    return view
+
+
 def shop_role(role: str) -> Callable[[View], View]:
     """Declare the least role in their shop a member needs for this view ("clerk", "manager" or "owner"); the guard
     (app.auth.guards) refuses a view that is neither public, nor for the site's admins, nor declares one."""

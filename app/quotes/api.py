@@ -10,6 +10,7 @@ from flask_login import current_user
 
 from app.core.errors import ApiError
 from app.core.openapi import StatusTrue, documented
+from app.core.security import shop_role
 from app.core.validation import is_id, json_body, optional_json_body
 from app.quotes import presenters, services
 from app.quotes.amounts import text
@@ -31,12 +32,14 @@ EDITABLE = ("name", "quantity", "unitPrice")
 
 
 @bp.get("")
+@shop_role("clerk")
 @documented(QuoteList, summary="The dealer's latest quotes, newest first")
 def list_quotes():
-    return jsonify(quotes=[presenters.quote_view(quote, lines) for quote, lines in services.quotes_of(current_user.id)])
+    return jsonify(quotes=[presenters.quote_view(quote, lines) for quote, lines in services.quotes_of(current_user)])
 
 
 @bp.post("")
+@shop_role("clerk")
 @documented(QuoteOut, status=201, body=QuoteCreate, errors=(404,), summary="A new draft quote")
 def create():
     data = optional_json_body()
@@ -49,25 +52,28 @@ def create():
 
 
 @bp.get("/<int:quote_id>")
+@shop_role("clerk")
 @documented(QuoteOut, errors=(404,), summary="A quote with its lines and totals")
 def get(quote_id: int):
-    return _quote_answer(services.quote_of(current_user.id, quote_id))
+    return _quote_answer(services.quote_of(current_user, quote_id))
 
 
 @bp.patch("/<int:quote_id>")
+@shop_role("clerk")
 @documented(QuoteOut, body=QuoteEdit, errors=(404, 409), summary="This quote's KDV rate changed (its totals with it)")
 def edit(quote_id: int):
     data = json_body()  # a body that cannot be read is refused whatever the quote
-    quote = services.quote_of(current_user.id, quote_id)
+    quote = services.quote_of(current_user, quote_id)
     services.set_quote_rate(quote, data.get("kdvRate"))
     return _quote_answer(quote)
 
 
 @bp.post("/<int:quote_id>/lines")
+@shop_role("clerk")
 @documented(QuoteOut, status=201, body=QuoteLineCreate, errors=(404, 409, 422), summary="A part or free line added")
 def add_line(quote_id: int):
     data = json_body()  # a body that cannot be read is refused whatever the quote
-    quote = services.quote_of(current_user.id, quote_id)
+    quote = services.quote_of(current_user, quote_id)
     kind = data.get("kind", "part")
     if kind == "free":
         services.add_free_line(quote, data.get("name"), data.get("quantity"), data.get("unitPrice"))
@@ -82,24 +88,27 @@ def add_line(quote_id: int):
 
 
 @bp.patch("/<int:quote_id>/lines/<int:line_id>")
+@shop_role("clerk")
 @documented(QuoteOut, body=QuoteLineEdit, errors=(404, 409), summary="A line's quantity, unit price or name changed")
 def edit_line(quote_id: int, line_id: int):
     data = json_body()  # a body that cannot be read is refused whatever the quote
-    quote = services.quote_of(current_user.id, quote_id)
+    quote = services.quote_of(current_user, quote_id)
     line = services.line_of(quote, line_id)
     services.edit_line(quote, line, {key: data[key] for key in EDITABLE if key in data})
     return _quote_answer(quote)
 
 
 @bp.delete("/<int:quote_id>/lines/<int:line_id>")
+@shop_role("clerk")
 @documented(QuoteOut, errors=(404, 409), summary="A line deleted")
 def delete_line(quote_id: int, line_id: int):
-    quote = services.quote_of(current_user.id, quote_id)
+    quote = services.quote_of(current_user, quote_id)
     services.delete_line(quote, services.line_of(quote, line_id))
     return _quote_answer(quote)
 
 
 @bp.post("/<int:quote_id>/versions")
+@shop_role("clerk")
 @documented(
     QuoteOut,
     status=201,
@@ -107,39 +116,42 @@ def delete_line(quote_id: int, line_id: int):
     summary="A sent quote's new version: a draft copy to change and send again (a draft already made is answered)",
 )
 def new_version(quote_id: int):
-    quote = services.quote_of(current_user.id, quote_id)
+    quote = services.quote_of(current_user, quote_id)
     copy = services.new_version(quote)
     return _quote_answer(copy, 201)
 
 
 @bp.post("/<int:quote_id>/share")
+@shop_role("clerk")
 @documented(QuoteLink, errors=(404,), summary="A new read-only link for the customer (7 days; an earlier one stops)")
 def share(quote_id: int):
-    quote = services.quote_of(current_user.id, quote_id)
-    token = services.share(quote)
+    quote = services.quote_of(current_user, quote_id)
+    token = services.share(current_user, quote)
     url = presenters.shared_url(token)
-    profile = services.profile_of(current_user.id)
-    whatsapp = presenters.whatsapp_url(services.shop_name(current_user, profile), quote, services.lines_of(quote), url)
+    whatsapp = presenters.whatsapp_url(quote.sent_shop_name, quote, services.lines_of(quote), url)
     return jsonify(url=url, whatsappUrl=whatsapp, expiresAt=quote.expires_at.isoformat())
 
 
 @bp.post("/<int:quote_id>/revoke")
+@shop_role("clerk")
 @documented(StatusTrue, errors=(404, 409), summary="The shared link stops working (410)")
 def revoke(quote_id: int):
-    services.revoke(services.quote_of(current_user.id, quote_id))
+    services.revoke(services.quote_of(current_user, quote_id))
     return jsonify(status=True)
 
 
 @bp.get("/settings")
+@shop_role("clerk")
 @documented(QuoteSettings, summary="The dealer's shop name, phone and KDV rate on his quotes")
 def settings():
-    return jsonify(_settings_view(services.profile_of(current_user.id)))
+    return jsonify(_settings_view(services.profile_of(current_user.shop_id)))
 
 
 @bp.put("/settings")
+@shop_role("manager")
 @documented(QuoteSettings, body=QuoteSettingsIn, summary="The dealer's quote settings changed")
 def save_settings():
-    return jsonify(_settings_view(services.save_profile(current_user.id, json_body())))
+    return jsonify(_settings_view(services.save_profile(current_user.shop_id, json_body())))
 
 
 def _settings_view(profile) -> dict:

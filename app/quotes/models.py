@@ -3,7 +3,8 @@
 A quote is shared by a random token whose SHA-256 is stored (`share_token_hash`): the link works without an account
 until `expires_at`, unless revoked; its first opening by a person (the page's beacon, not a link preview's fetch) is
 recorded (`first_opened_at`, state "opened"). A shared quote is frozen: what the link shows stays what was sent (the
-shop's name and phone as they were then, `sent_shop_name` and `sent_phone`). A change is made on a new version, a
+shop's name and phone as they were then, `sent_shop_name` and `sent_phone`, and its branch's name, address and
+phone, `sent_branch_*`). A change is made on a new version, a
 draft copy (`version_of`: the first quote of the series, `version` counting from 1).
 """
 
@@ -25,11 +26,11 @@ DEFAULT_KDV_RATE = Decimal("20.00")
 
 
 class QuoteProfile(db.Model):
-    """What a dealer's quotes say of the shop (name, phone) and the KDV rate they apply."""
+    """What a shop's quotes say of it (name, phone) and the KDV rate they apply."""
 
     __tablename__ = "quote_profile"
 
-    user_id: Mapped[uuid.UUID] = mapped_column(sa.ForeignKey("user.id", ondelete="CASCADE"), primary_key=True)
+    shop_id: Mapped[uuid.UUID] = mapped_column(sa.ForeignKey("shop.id", ondelete="CASCADE"), primary_key=True)
     shop_name: Mapped[str | None] = mapped_column(sa.String(120))
     phone: Mapped[str | None] = mapped_column(sa.String(40))
     kdv_rate: Mapped[Decimal] = mapped_column(sa.Numeric(5, 2), default=DEFAULT_KDV_RATE)
@@ -39,7 +40,10 @@ class Quote(db.Model):
     __tablename__ = "quote"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    user_id: Mapped[uuid.UUID] = mapped_column(sa.ForeignKey("user.id", ondelete="CASCADE"), index=True)
+    shop_id: Mapped[uuid.UUID] = mapped_column(sa.ForeignKey("shop.id", ondelete="CASCADE"), index=True)
+    branch_id: Mapped[int | None] = mapped_column(sa.ForeignKey("branch.id", ondelete="SET NULL"), index=True)
+    # who made it; kept by the shop when that member deletes their account (then null)
+    user_id: Mapped[uuid.UUID | None] = mapped_column(sa.ForeignKey("user.id", ondelete="SET NULL"), index=True)
     vehicle_id: Mapped[int | None] = mapped_column(sa.ForeignKey("vehicle.id", ondelete="SET NULL"))
     vin: Mapped[str | None] = mapped_column(sa.String(17))
     vehicle_title: Mapped[str] = mapped_column(sa.String(200), default="")
@@ -55,6 +59,9 @@ class Quote(db.Model):
     version: Mapped[int] = mapped_column(default=1, server_default="1")
     sent_shop_name: Mapped[str | None] = mapped_column(sa.String(120))
     sent_phone: Mapped[str | None] = mapped_column(sa.String(40))
+    sent_branch_name: Mapped[str | None] = mapped_column(sa.String(80))
+    sent_branch_address: Mapped[str | None] = mapped_column(sa.String(300))
+    sent_branch_phone: Mapped[str | None] = mapped_column(sa.String(40))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
 

@@ -37,6 +37,10 @@ def number(value: Decimal | None) -> str:
     return "" if value is None else format_decimal(value, "#,##0.##", locale="tr")
 
 
+def _branch_view(branch: services.BranchDetails) -> dict[str, Any]:
+    return {"name": branch.name, "address": branch.address, "phone": branch.phone}
+
+
 def quote_view(quote: Quote, lines: list[QuoteLine]) -> dict[str, Any]:
     """The API's quote: its facts, state, lines and totals (amounts as decimal strings, "1250.50")."""
     totals = services.totals(quote, lines)
@@ -49,6 +53,7 @@ def quote_view(quote: Quote, lines: list[QuoteLine]) -> dict[str, Any]:
         "status": quote.status,
         "version": quote.version,
         "versionOf": quote.version_of,
+        "branch": _branch_view(services.branch_details(quote)),
         "share": {
             "state": services.share_state(quote),
             "sharedAt": _iso(quote.shared_at),

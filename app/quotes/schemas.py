@@ -77,6 +77,12 @@ class QuoteTotals(ApiModel):
     unpriced: int = Field(description="Lines without a price: not in the totals.")
 
 
+class QuoteBranch(ApiModel):
+    name: str | None
+    address: str | None
+    phone: str | None
+
+
 class QuoteOut(ApiModel):
     id: int
     vehicle_id: int | None
@@ -86,6 +92,7 @@ class QuoteOut(ApiModel):
     status: Literal["draft", "sent", "opened"] = Field(description="A sent (or opened) quote is frozen.")
     version: int = Field(description="1 for a first quote; a new version of a sent quote counts on.")
     version_of: int | None = Field(description="The first quote of the series this is a version of.")
+    branch: QuoteBranch = Field(description="The branch the quote comes from; as it was sent once sent.")
     share: QuoteShare
     kdv_rate: str
     lines: list[QuoteLineOut]

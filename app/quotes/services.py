@@ -1,8 +1,9 @@
-"""A dealer's quotes: the open quote of the vehicle in front of the clerk, its lines (catalog parts or free), totals
-with KDV, the shared read-only link and the dealer's quote settings.
+"""A shop's quotes: the open quote of the vehicle in front of the clerk, its lines (catalog parts or free), totals
+with KDV, the shared read-only link and the shop's quote settings.
 
-Every quote and line is read through its owner (`quote_of`, `line_of`): another dealer's id is "not found", never
-"forbidden", so ids say nothing of who has them. Amounts are Decimal, rounded half up to kuruş.
+A quote belongs to the shop (every member sees, edits and sends the quotes colleagues started) and carries the branch
+of the member who started it. Every quote and line is read through its shop (`quote_of`, `line_of`): another shop's
+id is "not found", never "forbidden", so ids say nothing of who has them. Amounts are Decimal, rounded half up to kuruş.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ from app.extensions import db
 from app.quotes import amounts
 from app.quotes.models import DEFAULT_KDV_RATE, Quote, QuoteLine, QuoteProfile
 from app.quotes.prices import shelf_price
+from app.shops import activity
+from app.shops.models import Branch, Shop
 
 SHARE_DAYS = 7
 KURUS = Decimal("0.01")
@@ -42,10 +45,10 @@ LIST_MAX = 200
 # --- reading ------------------------------------------------------------------------------------------------------
 
 
-def quote_of(user_id: uuid.UUID, quote_id: int) -> Quote:
-    """The dealer's quote `quote_id`; another dealer's, or none, is not found."""
+def quote_of(member: User, quote_id: int) -> Quote:
+    """The quote `quote_id` of the member's shop; another shop's, or none, is not found."""
     quote = db.session.get(Quote, quote_id)
-    if quote is None or quote.user_id != user_id:
+    if quote is None or quote.shop_id != member.shop_id:
         raise ApiError("quote_not_found", _("No such quote was found."), 404)
     return quote
 
@@ -65,11 +68,11 @@ def lines_of(quote: Quote) -> list[QuoteLine]:
     )
 
 
-def quotes_of(user_id: uuid.UUID) -> list[tuple[Quote, list[QuoteLine]]]:
-    """The dealer's latest quotes, newest first, each with its lines (two queries)."""
+def quotes_of(member: User) -> list[tuple[Quote, list[QuoteLine]]]:
+    """The shop's latest quotes (of every member), newest first, each with its lines (two queries)."""
     quotes = list(
         db.session.scalars(
-            sa.select(Quote).where(Quote.user_id == user_id).order_by(Quote.updated_at.desc(), Quote.id.desc())
+            sa.select(Quote).where(Quote.shop_id == member.shop_id).order_by(Quote.updated_at.desc(), Quote.id.desc())
         ).fetchmany(LIST_MAX)
     )
     by_quote: dict[int, list[QuoteLine]] = {quote.id: [] for quote in quotes}
@@ -115,13 +118,33 @@ def share_state(quote: Quote) -> str:
     return "active"
 
 
-def profile_of(user_id: uuid.UUID) -> QuoteProfile:
-    """The dealer's quote settings (unsaved defaults when he has none)."""
-    return db.session.get(QuoteProfile, user_id) or QuoteProfile(user_id=user_id, kdv_rate=DEFAULT_KDV_RATE)
+def profile_of(shop_id: uuid.UUID) -> QuoteProfile:
+    """The shop's quote settings (unsaved defaults when it has none)."""
+    return db.session.get(QuoteProfile, shop_id) or QuoteProfile(shop_id=shop_id, kdv_rate=DEFAULT_KDV_RATE)
 
 
-def shop_name(user: User, profile: QuoteProfile) -> str:
-    return profile.shop_name or user.name or ""
+def shop_name(shop_id: uuid.UUID, profile: QuoteProfile) -> str:
+    """The name the shop's quotes carry: the one in the quote settings, else the shop's. Read from the quote's shop,
+    never from a member's (the member who made a quote may have left for a shop of their own since)."""
+    shop = db.session.get(Shop, shop_id)
+    return profile.shop_name or (shop.name if shop is not None else "")
+
+
+@dataclass(frozen=True)
+class BranchDetails:
+    name: str | None
+    address: str | None
+    phone: str | None
+
+
+def branch_details(quote: Quote) -> BranchDetails:
+    """The branch a quote comes from, as it was sent (frozen with the quote) or, for a draft, as it is now."""
+    if is_frozen(quote):
+        return BranchDetails(quote.sent_branch_name, quote.sent_branch_address, quote.sent_branch_phone)
+    branch = db.session.get(Branch, quote.branch_id) if quote.branch_id is not None else None
+    if branch is None:
+        return BranchDetails(None, None, None)
+    return BranchDetails(branch.name, branch.address, branch.phone)
 
 
 # --- writing ------------------------------------------------------------------------------------------------------
@@ -130,8 +153,10 @@ def shop_name(user: User, profile: QuoteProfile) -> str:
 def create_quote(user: User, vehicle_id: int | None = None, customer: str = "") -> Quote:
     """A new draft, for a vehicle the dealer may open (its title and VIN kept) or for none."""
     vehicle = catalog.open_vehicle(user, vehicle_id) if vehicle_id is not None else None
-    rate = profile_of(user.id).kdv_rate
+    rate = profile_of(user.shop_id).kdv_rate
     quote = Quote(
+        shop_id=user.shop_id,
+        branch_id=user.branch_id,
         user_id=user.id,
         vehicle_id=vehicle.id if vehicle else None,
         vin=vehicle.vin[:17] if vehicle and vehicle.vin else None,
@@ -145,11 +170,17 @@ def create_quote(user: User, vehicle_id: int | None = None, customer: str = "") 
     return quote
 
 
-def open_quote(user_id: uuid.UUID, vehicle_id: int) -> Quote | None:
-    """The dealer's open quote for the vehicle: its latest draft (a sent quote is the customer's now)."""
+def open_quote(member: User, vehicle_id: int) -> Quote | None:
+    """The shop's open quote for the vehicle, started in the member's branch: its latest draft (a sent quote is the
+    customer's now)."""
     return db.session.scalar(
         sa.select(Quote)
-        .where(Quote.user_id == user_id, Quote.vehicle_id == vehicle_id, Quote.status == "draft")
+        .where(
+            Quote.shop_id == member.shop_id,
+            Quote.branch_id == member.branch_id,
+            Quote.vehicle_id == vehicle_id,
+            Quote.status == "draft",
+        )
         .order_by(Quote.id.desc())
         .limit(1)
     )
@@ -160,7 +191,7 @@ def add_catalog_part(user: User, vehicle_id: int, part_id: int) -> tuple[Quote, 
     quantity grows by the part row's quantity."""
     vehicle = catalog.open_vehicle(user, vehicle_id)
     part = catalog.part_with_code(vehicle, part_id)
-    quote = open_quote(user.id, vehicle.id) or create_quote(user, vehicle.id)
+    quote = open_quote(user, vehicle.id) or create_quote(user, vehicle.id)
     line = db.session.scalar(sa.select(QuoteLine).where(QuoteLine.quote_id == quote.id, QuoteLine.part_id == part.id))
     if line is not None:
         line.quantity = _checked_quantity(Decimal(line.quantity) + _part_quantity(part))
@@ -232,18 +263,26 @@ def delete_line(quote: Quote, line: QuoteLine) -> None:
     _touch(quote)
 
 
-def share(quote: Quote) -> str:
-    """A new link for the quote, valid SHARE_DAYS days (an earlier link stops working); the token is returned once and
-    only its SHA-256 kept. From now on the quote is frozen, the shop's name and phone kept as they are sent."""
+def share(member: User, quote: Quote) -> str:
+    """A new link for the quote (noted in the shop's activity as the member's), valid SHARE_DAYS days (an earlier
+    link stops working); the token is returned once and only its SHA-256 kept. From now on the quote is frozen, the
+    shop's name and phone and its branch's name, address and phone kept as they are sent."""
     token = secrets.token_urlsafe(32)
     now = utcnow()
-    owner, profile = owner_of(quote), profile_of(quote.user_id)
-    quote.sent_shop_name, quote.sent_phone = shop_name(owner, profile)[:SHOP_NAME_MAX_LENGTH], profile.phone
+    branch = branch_details(quote)
+    profile = profile_of(quote.shop_id)
+    quote.sent_shop_name, quote.sent_phone = shop_name(quote.shop_id, profile)[:SHOP_NAME_MAX_LENGTH], profile.phone
+    quote.sent_branch_name, quote.sent_branch_address, quote.sent_branch_phone = (
+        branch.name,
+        branch.address,
+        branch.phone,
+    )
     quote.share_token_hash = token_hash(token)
     quote.shared_at, quote.expires_at, quote.revoked_at = now, now + timedelta(days=SHARE_DAYS), None
     quote.first_opened_at = None
     quote.status = "sent"
     _touch(quote)
+    activity.record(member, "quote_sent", f"#{quote.id}")
     return token
 
 
@@ -267,11 +306,11 @@ def shared_quote(token: str) -> Quote:
     return quote
 
 
-def mark_opened(token: str, viewer_id: uuid.UUID | None) -> bool:
-    """A person has the shared page in front of him (its beacon): the quote's first opening by anyone but its dealer
-    is recorded (state "opened"); later ones change nothing. Whether this one recorded it."""
+def mark_opened(token: str, viewer: User | None) -> bool:
+    """A person has the shared page in front of him (its beacon): the quote's first opening by anyone but a member
+    of its shop is recorded (state "opened"); later ones change nothing. Whether this one recorded it."""
     quote = shared_quote(token)
-    if quote.first_opened_at is not None or viewer_id == quote.user_id:
+    if quote.first_opened_at is not None or (viewer is not None and viewer.shop_id == quote.shop_id):
         return False
     quote.first_opened_at = utcnow()
     quote.status = "opened"
@@ -285,9 +324,9 @@ def newer_version_sent(quote: Quote) -> bool:
 
 
 def _series(quote: Quote) -> sa.ColumnElement[bool]:
-    """The quote's versions: the series' first quote and every version of it (the dealer's own)."""
+    """The quote's versions: the series' first quote and every version of it (the shop's own)."""
     first = quote.version_of or quote.id
-    return sa.and_(Quote.user_id == quote.user_id, sa.or_(Quote.id == first, Quote.version_of == first))
+    return sa.and_(Quote.shop_id == quote.shop_id, sa.or_(Quote.id == first, Quote.version_of == first))
 
 
 def is_frozen(quote: Quote) -> bool:
@@ -305,6 +344,8 @@ def new_version(quote: Quote) -> Quote:
     if draft is not None:
         return draft
     copy = Quote(
+        shop_id=quote.shop_id,
+        branch_id=quote.branch_id,
         user_id=quote.user_id,
         vehicle_id=quote.vehicle_id,
         vin=quote.vin,
@@ -330,9 +371,9 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def save_profile(user_id: uuid.UUID, data: dict[str, Any]) -> QuoteProfile:
-    """The dealer's shop name, phone and KDV rate (0-100 %), used by his next quotes."""
-    profile = db.session.get(QuoteProfile, user_id) or QuoteProfile(user_id=user_id)
+def save_profile(shop_id: uuid.UUID, data: dict[str, Any]) -> QuoteProfile:
+    """The shop's name, phone and KDV rate (0-100 %) on its next quotes."""
+    profile = db.session.get(QuoteProfile, shop_id) or QuoteProfile(shop_id=shop_id)
     profile.shop_name = amounts.text(data.get("shopName"), _("Shop name"), SHOP_NAME_MAX_LENGTH) or None
     profile.phone = amounts.text(data.get("phone"), _("Phone"), PHONE_MAX_LENGTH) or None
     profile.kdv_rate = amounts.kdv_rate(data.get("kdvRate"))
@@ -380,7 +421,3 @@ def _editable(quote: Quote) -> None:
 
 def _touch(quote: Quote) -> None:
     quote.updated_at = utcnow()
-
-
-def owner_of(quote: Quote) -> User:
-    return db.session.get(User, quote.user_id)

@@ -19,7 +19,7 @@ from flask_login import current_user
 
 from app.core.errors import ApiError
 from app.core.htmx import swappable, vary_on_htmx, wants_fragment
-from app.core.security import public, without_form_token
+from app.core.security import public, shop_role, without_form_token
 from app.extensions import limiter
 from app.quotes import presenters, services, visitors
 from app.quotes.models import Quote
@@ -30,6 +30,7 @@ bp = Blueprint("quotes_views", __name__)
 opened_throttle = limiter.limit("30 per minute", key_func=get_remote_address, scope="quote-opened")
 
 PAGE_HELPERS = {
+    "branch_details": services.branch_details,
     "is_frozen": services.is_frozen,
     "money": presenters.money,
     "number": presenters.number,
@@ -42,18 +43,21 @@ PAGE_HELPERS = {
 
 
 @bp.get("/teklifler")
+@shop_role("clerk")
 def index() -> str:
     """The dealer's quotes with their state and totals."""
-    rows = [(quote, services.totals(quote, lines), len(lines)) for quote, lines in services.quotes_of(current_user.id)]
+    rows = [(quote, services.totals(quote, lines), len(lines)) for quote, lines in services.quotes_of(current_user)]
     return render_template("quotes/list.html", rows=rows, **PAGE_HELPERS)
 
 
 @bp.get("/teklifler/<int:quote_id>")
+@shop_role("clerk")
 def quote_page(quote_id: int) -> str:
-    return _page(services.quote_of(current_user.id, quote_id))
+    return _page(services.quote_of(current_user, quote_id))
 
 
 @bp.post("/teklifler/<int:quote_id>/lines")
+@shop_role("clerk")
 def add_free_line(quote_id: int) -> Response:
     """A free line (labour, other items) from the form under the lines."""
     form = request.form
@@ -66,6 +70,7 @@ def add_free_line(quote_id: int) -> Response:
 
 
 @bp.post("/teklifler/<int:quote_id>/lines/<int:line_id>")
+@shop_role("clerk")
 def edit_line(quote_id: int, line_id: int) -> Response:
     changes = {"quantity": request.form.get("quantity"), "unitPrice": request.form.get("unit_price")}
     if "name" in request.form:
@@ -74,37 +79,42 @@ def edit_line(quote_id: int, line_id: int) -> Response:
 
 
 @bp.post("/teklifler/<int:quote_id>/kdv")
+@shop_role("clerk")
 def set_rate(quote_id: int) -> Response:
     """This quote's KDV rate, from the form under its totals."""
     return _changed(quote_id, lambda quote: services.set_quote_rate(quote, request.form.get("kdv_rate")))
 
 
 @bp.post("/teklifler/<int:quote_id>/lines/<int:line_id>/delete")
+@shop_role("clerk")
 def delete_line(quote_id: int, line_id: int) -> Response:
     return _changed(quote_id, lambda quote: services.delete_line(quote, services.line_of(quote, line_id)))
 
 
 @bp.post("/teklifler/<int:quote_id>/new-version")
+@shop_role("clerk")
 def new_version(quote_id: int) -> Response:
     """A sent quote's "Yeni sürüm oluştur": a draft copy to change and send again (303 to it)."""
-    copy = services.new_version(services.quote_of(current_user.id, quote_id))
+    copy = services.new_version(services.quote_of(current_user, quote_id))
     return redirect(url_for(".quote_page", quote_id=copy.id), code=303)
 
 
 @bp.post("/teklifler/<int:quote_id>/share")
+@shop_role("clerk")
 def share(quote_id: int) -> Response:
     """A new link: the share panel shows it (and the WhatsApp button) this once; a page without HTMX is the quote's
     page itself, answered to the POST, since the link cannot be shown again after a redirect."""
-    quote = services.quote_of(current_user.id, quote_id)
-    link = presenters.shared_url(services.share(quote))
+    quote = services.quote_of(current_user, quote_id)
+    link = presenters.shared_url(services.share(current_user, quote))
     if wants_fragment():
         return vary_on_htmx(Response(render_template("quotes/_share.html", **_share_context(quote, link))))
     return vary_on_htmx(Response(_page(quote, link=link)))
 
 
 @bp.post("/teklifler/<int:quote_id>/revoke")
+@shop_role("clerk")
 def revoke(quote_id: int) -> Response:
-    quote = services.quote_of(current_user.id, quote_id)
+    quote = services.quote_of(current_user, quote_id)
     services.revoke(quote)
     if wants_fragment():
         return vary_on_htmx(Response(render_template("quotes/_share.html", **_share_context(quote))))
@@ -113,15 +123,17 @@ def revoke(quote_id: int) -> Response:
 
 
 @bp.get("/teklifler/<int:quote_id>/print")
+@shop_role("clerk")
 def print_view(quote_id: int) -> str:
     """The quote on an A4 page (its own print CSS), to print or save as PDF."""
-    quote = services.quote_of(current_user.id, quote_id)
+    quote = services.quote_of(current_user, quote_id)
     return render_template("quotes/document.html", printing=True, **_document_context(quote))
 
 
 @bp.get("/teklifler/<int:quote_id>/teklif.csv")
+@shop_role("clerk")
 def csv_export(quote_id: int) -> Response:
-    quote = services.quote_of(current_user.id, quote_id)
+    quote = services.quote_of(current_user, quote_id)
     data, name, ascii_name = presenters.csv_file(quote, services.lines_of(quote))
     response = Response(data, content_type="text/csv; charset=utf-8")
     response.headers.set("Content-Disposition", "attachment", filename=ascii_name, **{"filename*": _utf8(name)})
@@ -129,15 +141,16 @@ def csv_export(quote_id: int) -> Response:
 
 
 @bp.route("/teklifler/ayarlar", methods=["GET", "POST"])
+@shop_role("manager")
 def settings() -> Any:
     """The shop name and phone the customer sees, and the KDV rate of the next quotes."""
-    profile = services.profile_of(current_user.id)
+    profile = services.profile_of(current_user.shop_id)
     if request.method == "GET":
         return render_template("quotes/settings.html", profile=profile, form=None, error=None, **PAGE_HELPERS)
     form = request.form
     data = {"shopName": form.get("shop_name"), "phone": form.get("phone"), "kdvRate": form.get("kdv_rate")}
     try:
-        services.save_profile(current_user.id, data)
+        services.save_profile(current_user.shop_id, data)
     except ApiError as error:
         return render_template(
             "quotes/settings.html", profile=profile, form=form, error=error.message, **PAGE_HELPERS
@@ -150,6 +163,7 @@ def settings() -> Any:
 
 
 @bp.post("/teklifler/vehicles/<int:vehicle_id>/parts/<int:part_id>")
+@shop_role("clerk")
 def add_part(vehicle_id: int, part_id: int) -> Response:
     """A parts row's "Teklife ekle": the part goes to the vehicle's open quote (made on the first add)."""
     back = _back_to(request.referrer, url_for("catalog_views.vehicle_page", vehicle_id=vehicle_id))
@@ -170,9 +184,10 @@ def add_part(vehicle_id: int, part_id: int) -> Response:
 
 
 @bp.get("/teklifler/vehicles/<int:vehicle_id>")
+@shop_role("clerk")
 def vehicle_quote(vehicle_id: int) -> Response:
     """A drawing's "Teklif" link: the vehicle's open quote, else the list of quotes."""
-    quote = services.open_quote(current_user.id, vehicle_id)
+    quote = services.open_quote(current_user, vehicle_id)
     if quote is None:
         flash(_("This vehicle has no open quote yet: add parts to it with “Add to quote”."), "info")
         return redirect(url_for(".index"), code=303)
@@ -221,7 +236,7 @@ def opened(token: str) -> Response:
         return Response(status=403)
     if not visitors.is_link_preview(request.headers.get("User-Agent", "")):
         with suppress(ApiError):  # a link gone or unknown records nothing, and says nothing more
-            services.mark_opened(token[:100], current_user.id if current_user.is_authenticated else None)
+            services.mark_opened(token[:100], current_user if current_user.is_authenticated else None)
     return Response(status=204)
 
 
@@ -237,7 +252,7 @@ def _page(quote: Quote, link: str | None = None, error: str | None = None, statu
 def _changed(quote_id: int, change: Any) -> Response:
     """A change of the lines: HTMX gets the lines component again (with the refusal beside the form), a page 303
     back to the quote (a refusal: the page with the message and its 4xx)."""
-    quote = services.quote_of(current_user.id, quote_id)
+    quote = services.quote_of(current_user, quote_id)
     try:
         change(quote)
     except ApiError as error:
@@ -264,8 +279,7 @@ def _lines_context(quote: Quote, lines: list, error: str | None = None) -> dict[
 def _share_context(quote: Quote, link: str | None = None, lines: list | None = None) -> dict[str, Any]:
     whatsapp = None
     if link:
-        profile = services.profile_of(current_user.id)
-        shop = services.shop_name(current_user, profile)
+        shop = services.shop_name(quote.shop_id, services.profile_of(quote.shop_id))
         whatsapp = presenters.whatsapp_url(shop, quote, lines if lines is not None else services.lines_of(quote), link)
     return {"quote": quote, "link": link, "whatsapp": whatsapp, **PAGE_HELPERS}
 
@@ -289,8 +303,8 @@ def _shop_of(quote: Quote) -> tuple[str, str | None]:
     """The shop's name and phone as the quote was sent (a sent quote is frozen), else as the settings say now."""
     if services.is_frozen(quote) and quote.sent_shop_name is not None:
         return quote.sent_shop_name, quote.sent_phone
-    profile = services.profile_of(quote.user_id)
-    return services.shop_name(services.owner_of(quote), profile), profile.phone
+    profile = services.profile_of(quote.shop_id)
+    return services.shop_name(quote.shop_id, profile), profile.phone
 
 
 def _back_to(referrer: str | None, default: str) -> str:

@@ -8,6 +8,7 @@ from flask_login import current_user
 
 from app.accounts.models import User
 from app.core.openapi import documented
+from app.core.security import shop_role
 from app.core.validation import int_arg, json_body, text_field
 from app.extensions import db
 from app.referrals import services
@@ -29,12 +30,14 @@ EMAIL = _l("E-mail")
 
 @bp.get("/stats")
 @documented(ReferralStats, summary="The caller's referral code, counts, reward days and milestone progress")
+@shop_role("owner")
 def stats():
     return jsonify(services.stats(current_user))
 
 
 @bp.get("")
 @documented(ReferralList, query=ReferralListQuery, summary="The caller's referees, newest first")
+@shop_role("owner")
 def referrals():
     page = int_arg(request.args, "page", 1)
     items, more = services.referrals_of(current_user, page)
@@ -43,6 +46,7 @@ def referrals():
 
 @bp.post("/invite")
 @documented(Invited, body=InviteBody, errors=(409, 429), summary="Mail the caller's referral link to an address")
+@shop_role("owner")
 @invite_throttle
 def invite():
     mailed = services.invite(current_user, text_field(json_body(), "email", EMAIL, max_length=254))
@@ -51,6 +55,7 @@ def invite():
 
 @bp.post("/apply")
 @documented(AppliedReferral, body=ApplyReferralBody, errors=(404, 409), summary="Apply a referral code (once)")
+@shop_role("owner")
 def apply():
     referral = services.apply(current_user, json_body().get("code"))
     referrer = db.session.get(User, referral.referrer_id)

@@ -14,6 +14,7 @@ from wtforms import EmailField, StringField
 from wtforms.validators import DataRequired, Length
 
 from app.core.errors import ApiError
+from app.core.security import shop_role
 from app.core.validation import int_arg
 from app.referrals import services
 from app.referrals.throttles import invite_throttle
@@ -63,11 +64,13 @@ def _page(
 
 
 @bp.get("")
+@shop_role("owner")
 def page():
     return _page()
 
 
 @bp.post("/invite")
+@shop_role("owner")
 @invite_throttle
 def invite():
     form = InviteForm()
@@ -85,6 +88,7 @@ def invite():
 
 
 @bp.post("/apply")
+@shop_role("owner")
 def apply():
     form = ApplyForm()
     if not form.validate():

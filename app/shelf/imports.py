@@ -13,6 +13,7 @@ from flask_babel import format_datetime, get_locale
 from flask_babel import gettext as _
 from rq import Retry
 
+from app.accounts.models import User
 from app.core.after_commit import enqueue_after_commit
 from app.core.db import utcnow
 from app.core.errors import ApiError
@@ -21,6 +22,8 @@ from app.extensions import db
 from app.shelf import reading
 from app.shelf.models import ShelfActive, ShelfImport, ShelfMapping, ShelfUpload
 from app.shelf.rows import row_reason
+from app.shops import activity
+from app.shops.models import Branch
 
 MAX_UPLOAD_BYTES = 50 * 1024 * 1024
 MAX_FILENAME = 255
@@ -57,14 +60,38 @@ def uploaded_file(request: Request) -> tuple[str, bytes]:
     return name, data
 
 
-def upload(user_id: uuid.UUID, filename: str, data: bytes) -> tuple[ShelfImport, reading.Preview]:
-    """Store the file and its import (refused first when it cannot be read) and answer its preview."""
-    refuse_while_importing(user_id)
+def branch_for_import(member: User, raw: Any = None) -> int:
+    """The branch whose list an upload is: the one chosen (a branch of the member's shop, else 404), or the
+    member's own."""
+    if raw in (None, ""):
+        if member.branch_id is None:
+            raise ApiError("branch_not_found", _("This branch was not found."), 404)
+        return member.branch_id
+    try:
+        branch_id = int(raw)
+    except (TypeError, ValueError):
+        branch_id = 0
+    branch = db.session.get(Branch, branch_id) if 0 < branch_id <= ID_MAX else None
+    if branch is None or branch.shop_id != member.shop_id:
+        raise ApiError("branch_not_found", _("This branch was not found."), 404)
+    return branch.id
+
+
+def upload(member: User, filename: str, data: bytes, branch_id: int) -> tuple[ShelfImport, reading.Preview]:
+    """Store the file as an import of the branch's list (refused first when it cannot be read) and answer its
+    preview; the member is who imported it."""
+    refuse_while_importing(member.shop_id, branch_id)
     kind = reading.file_kind(filename, data)
     shown = reading.preview(data, kind)
-    _drop_waiting_uploads(user_id)
+    _drop_waiting_uploads(member.shop_id, branch_id)
     record = ShelfImport(
-        user_id=user_id, filename=filename, file_kind=kind, size_bytes=len(data), rows_total=shown.rows_estimate
+        shop_id=member.shop_id,
+        branch_id=branch_id,
+        user_id=member.id,
+        filename=filename,
+        file_kind=kind,
+        size_bytes=len(data),
+        rows_total=shown.rows_estimate,
     )
     db.session.add(record)
     db.session.flush()
@@ -73,15 +100,19 @@ def upload(user_id: uuid.UUID, filename: str, data: bytes) -> tuple[ShelfImport,
     return record, _keep_preview(record, shown)
 
 
-def running_import(user_id: uuid.UUID) -> ShelfImport | None:
-    """The dealer's import being imported now (one at most)."""
-    query = sa.select(ShelfImport).where(ShelfImport.user_id == user_id, ShelfImport.status == "importing")
+def _of_branch(shop_id: uuid.UUID, branch_id: int) -> sa.ColumnElement[bool]:
+    return sa.and_(ShelfImport.shop_id == shop_id, ShelfImport.branch_id == branch_id)
+
+
+def running_import(shop_id: uuid.UUID, branch_id: int) -> ShelfImport | None:
+    """The branch's import being imported now (one at most)."""
+    query = sa.select(ShelfImport).where(_of_branch(shop_id, branch_id), ShelfImport.status == "importing")
     return db.session.scalar(query.order_by(ShelfImport.id.desc()).limit(1))
 
 
-def refuse_while_importing(user_id: uuid.UUID) -> None:
-    """A dealer imports one list at a time: a new file waits until the running import has finished (409)."""
-    running = running_import(user_id)
+def refuse_while_importing(shop_id: uuid.UUID, branch_id: int) -> None:
+    """A branch imports one list at a time: a new file waits until the running import has finished (409)."""
+    running = running_import(shop_id, branch_id)
     if running is not None:
         raise import_running(running)
 
@@ -99,35 +130,38 @@ def import_running(running: ShelfImport) -> ApiError:
     )
 
 
-def _drop_waiting_uploads(user_id: uuid.UUID) -> None:
-    """A dealer keeps one file waiting for its mapping: a newer upload replaces it (each may hold 50 MB)."""
-    waiting = sa.select(ShelfImport.id).where(ShelfImport.user_id == user_id, ShelfImport.status == "uploaded")
+def _drop_waiting_uploads(shop_id: uuid.UUID, branch_id: int) -> None:
+    """A branch keeps one file waiting for its mapping: a newer upload replaces it (each may hold 50 MB)."""
+    waiting = sa.select(ShelfImport.id).where(_of_branch(shop_id, branch_id), ShelfImport.status == "uploaded")
     db.session.execute(sa.delete(ShelfUpload).where(ShelfUpload.import_id.in_(waiting)))
     db.session.execute(
         sa.update(ShelfImport)
-        .where(ShelfImport.user_id == user_id, ShelfImport.status == "uploaded")
+        .where(_of_branch(shop_id, branch_id), ShelfImport.status == "uploaded")
         .values(status="failed", message=_("A newer file was uploaded instead."), finished_at=utcnow())
         .execution_options(synchronize_session=False)
     )
 
 
-def get_import(user_id: uuid.UUID, import_id: int) -> ShelfImport:
-    """The dealer's own import, or 404 (another dealer's id is not found, as an unknown one)."""
+def get_import(member: User, import_id: int) -> ShelfImport:
+    """An import of the member's shop, or 404 (another shop's id is not found, as an unknown one)."""
     record = db.session.get(ShelfImport, import_id) if 0 < import_id <= ID_MAX else None
-    if record is None or record.user_id != user_id:
+    if record is None or record.shop_id != member.shop_id:
         raise ApiError("import_not_found", _("This list import was not found."), 404)
     return record
 
 
-def imports_of(user_id: uuid.UUID) -> list[ShelfImport]:
-    query = sa.select(ShelfImport).where(ShelfImport.user_id == user_id).order_by(ShelfImport.id.desc())
+def imports_of(member: User) -> list[ShelfImport]:
+    """The latest imports of the member's branch."""
+    query = sa.select(ShelfImport).where(_of_branch(member.shop_id, member.branch_id)).order_by(ShelfImport.id.desc())
     return list(db.session.scalars(query.limit(LIST_LIMIT)))
 
 
-def active_import(user_id: uuid.UUID) -> ShelfImport | None:
-    """The import whose rows are the dealer's list in use."""
+def active_import(member: User) -> ShelfImport | None:
+    """The import whose rows are the list in use of the member's branch."""
     query = sa.select(ShelfImport).join(ShelfActive, ShelfActive.import_id == ShelfImport.id)
-    return db.session.scalar(query.where(ShelfActive.user_id == user_id))
+    return db.session.scalar(
+        query.where(ShelfActive.shop_id == member.shop_id, ShelfActive.branch_id == member.branch_id)
+    )
 
 
 def preview_of(record: ShelfImport) -> reading.Preview:
@@ -160,9 +194,9 @@ def _keep_preview(record: ShelfImport, shown: reading.Preview) -> reading.Previe
     return shown
 
 
-def suggested_mapping(user_id: uuid.UUID, shown: reading.Preview) -> dict[str, Any]:
-    """The dealer's remembered mapping when every column it names exists in this file, else the guessed one."""
-    remembered = db.session.get(ShelfMapping, user_id)
+def suggested_mapping(shop_id: uuid.UUID, shown: reading.Preview) -> dict[str, Any]:
+    """The shop's remembered mapping when every column it names exists in this file, else the guessed one."""
+    remembered = db.session.get(ShelfMapping, shop_id)
     if remembered is not None:
         try:
             return checked_mapping(remembered.mapping, shown.columns)
@@ -203,24 +237,25 @@ def checked_mapping(raw: Mapping[str, Any], columns: int) -> dict[str, Any]:
     return mapping
 
 
-def start(record: ShelfImport, raw_mapping: Mapping[str, Any]) -> ShelfImport:
-    """Check the mapping against the file, remember it for the dealer's next file and queue the import job; refused
-    (409) while another of the dealer's imports runs."""
+def start(member: User, record: ShelfImport, raw_mapping: Mapping[str, Any]) -> ShelfImport:
+    """Check the mapping against the file, remember it for the shop's next file and queue the import job, noted in the
+    shop's activity as the member's; refused (409) while another import of the branch runs."""
     mapping = checked_mapping(raw_mapping, preview_of(record).columns)
-    refuse_while_importing(record.user_id)
+    refuse_while_importing(record.shop_id, record.branch_id)
     try:
         with db.session.begin_nested():  # the unique index settles a race of two starts
             record.mapping = mapping
             record.status = "importing"
             record.started_at = utcnow()
     except sa.exc.IntegrityError:  # the other start has committed: it is found
-        raise import_running(running_import(record.user_id) or record) from None
-    remembered = db.session.get(ShelfMapping, record.user_id)
+        raise import_running(running_import(record.shop_id, record.branch_id) or record) from None
+    remembered = db.session.get(ShelfMapping, record.shop_id)
     if remembered is None:
-        db.session.add(ShelfMapping(user_id=record.user_id, mapping=mapping))
+        db.session.add(ShelfMapping(shop_id=record.shop_id, mapping=mapping))
     else:
         remembered.mapping = mapping
     db.session.flush()
+    activity.record(member, "list_import", record.filename)
     enqueue_after_commit(IMPORT_QUEUE, IMPORT_JOB, record.id, job_id=import_job_id(record.id), **IMPORT_JOB_OPTIONS)
     return record
 
@@ -279,5 +314,5 @@ def preview_shown(record: ShelfImport, shown: reading.Preview) -> dict[str, Any]
         "headerRow": shown.header_row + 1 if shown.header_row is not None else None,
         "rows": shown.rows,
         "guessedMapping": public_mapping(shown.guessed),
-        "suggestedMapping": public_mapping(suggested_mapping(record.user_id, shown)),
+        "suggestedMapping": public_mapping(suggested_mapping(record.shop_id, shown)),
     }

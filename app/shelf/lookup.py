@@ -28,10 +28,12 @@ from sqlalchemy.orm import aliased
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.visitors import InternalTraversal
 
+from app.accounts.models import User
 from app.core.errors import ApiError
 from app.core.text import fold_code
 from app.extensions import db
 from app.shelf.models import ShelfActive, ShelfItem, ShelfNumber
+from app.shops.models import Branch
 
 MAX_NUMBER_LENGTH = 100  # as typed, separators included
 MAX_KEY_LENGTH = 60  # letters and digits: the length of shelf_number.key
@@ -47,6 +49,7 @@ _RANK = {kind: rank for rank, kind in enumerate(MATCH_KINDS)}
 _CHAIN_RANK = {kind: rank for kind, rank in _RANK.items() if kind in {"oem", "own", "aftermarket"}}
 
 _REQUEST_CACHE = "shelf_active_imports"
+_SHOP_LISTS = "shelf_shop_lists"
 
 
 @dataclass(frozen=True)
@@ -100,16 +103,38 @@ def _activated_text() -> sa.ColumnElement[str]:
     return sa.cast(ShelfActive.activated_at, sa.String)
 
 
-def active_list_columns(user_id: sa.ColumnElement[Any] | None = None) -> tuple[sa.Label[Any], sa.Label[Any]]:
-    """The dealer's list in use as two columns (shelf_import, shelf_since; null for none): uncorrelated subqueries,
-    run once, that a statement of the catalog reads beside its rows (`list_in_use_of` reads them back). `user_id`
-    defaults to the bound parameter `user_id`."""
+def _branch_of(user: Any) -> sa.ScalarSelect[int]:
+    """The branch a member works in (a user id or a bound parameter holding one): his list in use is its list."""
+    return sa.select(User.branch_id).where(User.id == user).scalar_subquery()
+
+
+def active_list_columns(user_id: sa.ColumnElement[Any] | None = None) -> tuple[sa.Label[Any], ...]:
+    """The list in use of the member's branch as two columns (shelf_import, shelf_since; null for none) and the
+    number of the other branches' lists of his shop (shelf_others):
+    uncorrelated subqueries, run once, that a statement of the catalog reads beside its rows (`list_in_use_of` reads
+    them back). `user_id` defaults to the bound parameter `user_id`."""
     user = user_id if user_id is not None else sa.bindparam("user_id")
 
     def of_active(column: sa.ColumnElement[Any], label: str) -> sa.Label[Any]:
-        return sa.select(column).where(ShelfActive.user_id == user).scalar_subquery().label(label)
+        return sa.select(column).where(ShelfActive.branch_id == _branch_of(user)).scalar_subquery().label(label)
 
-    return of_active(ShelfActive.import_id, "shelf_import"), of_active(_activated_text(), "shelf_since")
+    others = (
+        sa.select(sa.func.count())
+        .select_from(ShelfActive)
+        .where(
+            ShelfActive.shop_id == sa.select(User.shop_id).where(User.id == user).scalar_subquery(),
+            ShelfActive.branch_id.is_distinct_from(_branch_of(user)),
+        )
+        .scalar_subquery()
+        .label("shelf_others")
+    )
+    return of_active(ShelfActive.import_id, "shelf_import"), of_active(_activated_text(), "shelf_since"), others
+
+
+def others_listed(row: sa.Row | None) -> bool:
+    """Whether other branches of the member's shop have a list in use, as a row read it with `active_list_columns`
+    (so a shop of one list costs the catalog no query for them)."""
+    return row is not None and bool(row.shelf_others)
 
 
 def list_in_use_of(row: sa.Row | None) -> ListInUse | None:
@@ -120,16 +145,51 @@ def list_in_use_of(row: sa.Row | None) -> ListInUse | None:
 
 
 def active_list(user_id: uuid.UUID | None) -> ListInUse | None:
-    """The dealer's list in use, read once per request."""
+    """The list in use of the member's branch, read once per request."""
     if user_id is None:
         return None
     cache = _request_cache()
     if user_id not in cache:
         row = db.session.execute(
-            sa.select(ShelfActive.import_id, _activated_text()).where(ShelfActive.user_id == user_id)
+            sa.select(ShelfActive.import_id, _activated_text()).where(ShelfActive.branch_id == _branch_of(user_id))
         ).first()
         cache[user_id] = ListInUse(*row) if row else None
     return cache[user_id]
+
+
+@dataclass(frozen=True)
+class BranchList:
+    """A branch of the member's shop and its list in use."""
+
+    branch_id: int
+    name: str
+    in_use: ListInUse
+
+
+def shop_lists(user_id: uuid.UUID | None) -> tuple[BranchList, ...]:
+    """The lists in use of every branch of the member's shop, his own branch first, then the others by name (never a
+    list of another shop); read once per request, keyed by the shop and the branch."""
+    if user_id is None:
+        return ()
+    member = db.session.execute(sa.select(User.shop_id, User.branch_id).where(User.id == user_id)).first()
+    if member is None or member.shop_id is None:
+        return ()
+    cache = g.setdefault(_SHOP_LISTS, {}) if has_request_context() else {}
+    key = (member.shop_id, member.branch_id)
+    if key not in cache:
+        rows = db.session.execute(
+            sa.select(Branch.id, Branch.name, ShelfActive.import_id, _activated_text())
+            .join(ShelfActive, ShelfActive.branch_id == Branch.id)
+            .where(Branch.shop_id == member.shop_id, ShelfActive.shop_id == member.shop_id)
+            .order_by(Branch.id != member.branch_id, Branch.name, Branch.id)
+        ).all()
+        cache[key] = tuple(BranchList(row[0], row[1], ListInUse(row[2], row[3])) for row in rows)
+    return cache[key]
+
+
+def own_branch_name(user_id: uuid.UUID) -> str | None:
+    """The name of the branch the member works in."""
+    return db.session.scalar(sa.select(Branch.name).join(User, User.branch_id == Branch.id).where(User.id == user_id))
 
 
 def remember_active_list(user_id: uuid.UUID | None, in_use: ListInUse | None) -> None:
@@ -358,13 +418,15 @@ def _numbers_statement(keys: Any) -> sa.CompoundSelect:
 
 
 def keys_answering(code: Any, user_id: Any) -> sa.Select[tuple[str]]:
-    """The catalog keys a typed code (a search key, or a bound parameter holding one) stands for on the dealer's
-    list in use: every OEM, aftermarket and successor number of the rows whose own code or aftermarket number it is."""
+    """The catalog keys a typed code (a search key, or a bound parameter holding one) stands for on the list in use
+    of the member's branch: every OEM, aftermarket and successor number of the rows whose own code or aftermarket
+    number it is."""
     asked = aliased(ShelfNumber)
+    in_use = sa.and_(ShelfActive.import_id == asked.import_id, ShelfActive.branch_id == _branch_of(user_id))
     return (
         sa.select(ShelfNumber.key)
         .select_from(asked)
-        .join(ShelfActive, sa.and_(ShelfActive.import_id == asked.import_id, ShelfActive.user_id == user_id))
+        .join(ShelfActive, in_use)
         .join(ShelfNumber, ShelfNumber.item_id == asked.item_id)
         .where(asked.key == code, asked.kind.in_(("own", "aftermarket")))
         .where(ShelfNumber.kind.in_(("oem", "aftermarket", "successor")))

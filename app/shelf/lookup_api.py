@@ -8,6 +8,7 @@ from flask_login import current_user
 
 from app.core.errors import ApiError
 from app.core.openapi import documented
+from app.core.security import shop_role
 from app.shelf import lookup
 from app.shelf.lookup_schemas import ShelfLookup, ShelfLookupQuery
 
@@ -15,6 +16,7 @@ bp = Blueprint("shelf_lookup_api", __name__, url_prefix="/api/shelf")
 
 
 @bp.get("/lookup")
+@shop_role("clerk")
 @documented(ShelfLookup, query=ShelfLookupQuery, errors=(400, 404))
 def lookup_number():
     """The list's row for a number (OEM, own code or aftermarket), with its current number when it is replaced."""

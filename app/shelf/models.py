@@ -30,7 +30,10 @@ class ShelfImport(db.Model):
     __tablename__ = "shelf_import"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    user_id: Mapped[uuid.UUID] = mapped_column(sa.ForeignKey("user.id", ondelete="CASCADE"), index=True)
+    shop_id: Mapped[uuid.UUID] = mapped_column(sa.ForeignKey("shop.id", ondelete="CASCADE"), index=True)
+    branch_id: Mapped[int] = mapped_column(sa.ForeignKey("branch.id", ondelete="CASCADE"), index=True)
+    # who made it; kept by the shop when that member deletes their account (then null)
+    user_id: Mapped[uuid.UUID | None] = mapped_column(sa.ForeignKey("user.id", ondelete="SET NULL"), index=True)
     filename: Mapped[str] = mapped_column(sa.String(255))
     file_kind: Mapped[str] = mapped_column(sa.String(5))  # csv or xlsx
     size_bytes: Mapped[int] = mapped_column(default=0)
@@ -48,10 +51,11 @@ class ShelfImport(db.Model):
 
     __table_args__ = (
         sa.CheckConstraint(f"status IN {IMPORT_STATUSES}", name="status"),
-        # One import running per dealer, whatever the code paths and their races do (app.shelf.imports.start).
+        # One import running per branch list, whatever the code paths and their races do (app.shelf.imports.start).
         sa.Index(
-            "uq_shelf_import_one_importing_per_user",
-            "user_id",
+            "uq_shelf_import_one_importing_per_branch",
+            "shop_id",
+            "branch_id",
             unique=True,
             sqlite_where=sa.text("status = 'importing'"),
             postgresql_where=sa.text("status = 'importing'"),
@@ -70,21 +74,22 @@ class ShelfUpload(db.Model):
 
 
 class ShelfActive(db.Model):
-    """Which import is the dealer's list in use."""
+    """Which import is a branch's list in use."""
 
     __tablename__ = "shelf_active"
 
-    user_id: Mapped[uuid.UUID] = mapped_column(sa.ForeignKey("user.id", ondelete="CASCADE"), primary_key=True)
+    branch_id: Mapped[int] = mapped_column(sa.ForeignKey("branch.id", ondelete="CASCADE"), primary_key=True)
+    shop_id: Mapped[uuid.UUID] = mapped_column(sa.ForeignKey("shop.id", ondelete="CASCADE"), index=True)
     import_id: Mapped[int] = mapped_column(sa.ForeignKey("shelf_import.id", ondelete="CASCADE"))
     activated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 
 class ShelfMapping(db.Model):
-    """The column mapping the dealer chose last, offered for the next file."""
+    """The column mapping the shop chose last, offered for the next file of any of its branches."""
 
     __tablename__ = "shelf_mapping"
 
-    user_id: Mapped[uuid.UUID] = mapped_column(sa.ForeignKey("user.id", ondelete="CASCADE"), primary_key=True)
+    shop_id: Mapped[uuid.UUID] = mapped_column(sa.ForeignKey("shop.id", ondelete="CASCADE"), primary_key=True)
     mapping: Mapped[dict[str, Any]] = mapped_column(JsonDocument)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
 

@@ -48,7 +48,13 @@ def import_list(import_id: int) -> str:
     upload = db.session.get(ShelfUpload, import_id)
     if upload is None:
         return fail_import(import_id, _("The uploaded file is no longer there. Please upload it again."))
-    user_id, data, kind, mapping = record.user_id, upload.data, record.file_kind, dict(record.mapping or {})
+    shop_id, branch_id, data, kind, mapping = (
+        record.shop_id,
+        record.branch_id,
+        upload.data,
+        record.file_kind,
+        dict(record.mapping or {}),
+    )
     db.session.expunge(upload)  # the bytes stay in hand, not in the session's identity map at each commit
     _delete_rows([import_id])  # a crashed run's rows: start over
     record.rows_done = record.rows_imported = record.rows_failed = 0
@@ -68,8 +74,8 @@ def import_list(import_id: int) -> str:
         return fail_import(
             import_id, _("The list could not be imported because of an error on our side. Please try again.")
         )
-    outcome = _activate(import_id, user_id)
-    _delete_replaced(user_id)
+    outcome = _activate(import_id, shop_id, branch_id)
+    _delete_replaced(branch_id)
     return outcome
 
 
@@ -126,8 +132,8 @@ def _record_progress(
     db.session.commit()
 
 
-def _activate(import_id: int, user_id: uuid.UUID) -> str:
-    """The switch, in one transaction: the dealer's list is this import, done, its file deleted. Both writes are
+def _activate(import_id: int, shop_id: uuid.UUID, branch_id: int) -> str:
+    """The switch, in one transaction: the branch's list is this import, done, its file deleted. Both writes are
     conditional, so a late run never wins: an import no longer importing (failed by the sweep, finished by another
     run) stays as it is, and one older than the list in use never replaces it (newer means uploaded later)."""
     now = utcnow()
@@ -142,15 +148,15 @@ def _activate(import_id: int, user_id: uuid.UUID) -> str:
         return "skipped"
     moved = db.session.execute(
         sa.update(ShelfActive)
-        .where(ShelfActive.user_id == user_id, ShelfActive.import_id <= import_id)
+        .where(ShelfActive.branch_id == branch_id, ShelfActive.import_id <= import_id)
         .values(import_id=import_id, activated_at=now)
         .execution_options(synchronize_session=False)
     )
     if not moved.rowcount:
-        if db.session.get(ShelfActive, user_id) is not None:
+        if db.session.get(ShelfActive, branch_id) is not None:
             db.session.rollback()
             return fail_import(import_id, _("A newer list became the list in use meanwhile: this one was not used."))
-        db.session.add(ShelfActive(user_id=user_id, import_id=import_id, activated_at=now))
+        db.session.add(ShelfActive(branch_id=branch_id, shop_id=shop_id, import_id=import_id, activated_at=now))
     db.session.execute(sa.delete(ShelfUpload).where(ShelfUpload.import_id == import_id))
     db.session.commit()
     return "done"
@@ -173,12 +179,12 @@ def fail_import(import_id: int, message: str) -> str:
     return "failed"
 
 
-def _delete_replaced(user_id: uuid.UUID) -> None:
-    """Delete the rows of the dealer's finished imports other than the list in use (the one just replaced, and any
+def _delete_replaced(branch_id: int) -> None:
+    """Delete the rows of the branch's finished imports other than its list in use (the one just replaced, and any
     that lost a race to become it)."""
-    active = sa.select(ShelfActive.import_id).where(ShelfActive.user_id == user_id).scalar_subquery()
+    active = sa.select(ShelfActive.import_id).where(ShelfActive.branch_id == branch_id).scalar_subquery()
     stale = sa.select(ShelfImport.id).where(
-        ShelfImport.user_id == user_id, ShelfImport.status.in_(("done", "failed")), ShelfImport.id != active
+        ShelfImport.branch_id == branch_id, ShelfImport.status.in_(("done", "failed")), ShelfImport.id != active
     )
     _delete_rows(stale)
     db.session.commit()

@@ -12,6 +12,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from app.core.errors import ApiError
 from app.core.htmx import vary_on_htmx, wants_fragment
+from app.core.security import shop_role
 from app.core.uploads import takes_upload
 from app.shelf import imports, reading
 from app.shelf.models import ShelfImport
@@ -38,39 +39,44 @@ def _too_large(_error: RequestEntityTooLarge) -> Response:
 
 
 @bp.get("")
+@shop_role("clerk")
 def shelf():
     """The list in use, the upload form and the latest imports."""
     return _shelf_page()
 
 
 @bp.post("/yukle")
+@shop_role("manager")
 @takes_upload(imports.MAX_UPLOAD_BYTES)
 @upload_throttle
 def upload():
     try:
         filename, data = imports.uploaded_file(request)
-        record, _shown = imports.upload(current_user.id, filename, data)
+        branch_id = imports.branch_for_import(current_user, request.form.get("branch"))
+        record, _shown = imports.upload(current_user, filename, data, branch_id)
     except ApiError as error:
         return _shelf_page(error)
     return redirect(url_for(".show_import", import_id=record.id), code=303)
 
 
 @bp.get("/aktarim/<int:import_id>")
+@shop_role("manager")
 def show_import(import_id: int):
     """The import as far as it is: the mapping form, the progress or the result."""
-    record = imports.get_import(current_user.id, import_id)
+    record = imports.get_import(current_user, import_id)
     if record.status == "uploaded":
         return _mapping_page(record, None)
     return _import_page(record)
 
 
 @bp.post("/aktarim/<int:import_id>/eslestir")
+@shop_role("manager")
 def start(import_id: int):
-    record = imports.get_import(current_user.id, import_id)
+    record = imports.get_import(current_user, import_id)
     chosen = {field: request.form.get(field, "") for field in reading.SCALAR_FIELDS}
     chosen["aftermarket"] = request.form.getlist("aftermarket")
     try:
-        imports.start(record, chosen)
+        imports.start(current_user, record, chosen)
     except ApiError as error:
         if error.code == "import_started":
             return redirect(url_for(".show_import", import_id=import_id), code=303)
@@ -79,9 +85,10 @@ def start(import_id: int):
 
 
 @bp.get("/aktarim/<int:import_id>/ilerleme")
+@shop_role("manager")
 def progress(import_id: int):
     """The progress fragment HTMX polls (the whole import page without HTMX)."""
-    record = imports.get_import(current_user.id, import_id)
+    record = imports.get_import(current_user, import_id)
     if not wants_fragment():
         return vary_on_htmx(make_response(_import_page(record)))
     return vary_on_htmx(make_response(render_template("shelf/_progress.html", **_import_context(record))))
@@ -101,11 +108,12 @@ def _import_page(record: ShelfImport) -> str:
 
 
 def _shelf_page(error: ApiError | None = None) -> tuple[str, int]:
-    active = imports.active_import(current_user.id)
+    active = imports.active_import(current_user)
     page = render_template(
         "shelf/shelf.html",
         active=active,
-        recent=imports.imports_of(current_user.id),
+        recent=imports.imports_of(current_user),
+        manager=current_user.has_shop_role("manager"),
         error=error.message if error else None,
         max_mb=imports.MAX_UPLOAD_BYTES // (1024 * 1024),
     )
@@ -117,7 +125,7 @@ def _mapping_page(record: ShelfImport, error: ApiError | None, chosen: dict[str,
         shown = imports.preview_of(record)
     except ApiError as refusal:
         return _shelf_page(refusal)
-    mapping = chosen if chosen is not None else imports.suggested_mapping(record.user_id, shown)
+    mapping = chosen if chosen is not None else imports.suggested_mapping(record.shop_id, shown)
     page = render_template(
         "shelf/preview.html",
         record=record,

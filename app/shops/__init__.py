@@ -6,6 +6,11 @@ from flask import Blueprint
 
 def blueprints() -> list[Blueprint]:
     """The domain's blueprints, registered in this order (imported here so that a model import loads no route)."""
-    from app.shops import receivers  # noqa: F401  (connects the one-person shop made for each new user)
+    from app.auth.api_keys import load_keys_with
+    from app.shops import api, receivers, views  # noqa: F401  (receivers: a new user's one-person shop, a deleted one's)
+    from app.shops.keys import api as keys_api
+    from app.shops.keys import views as keys_views
+    from app.shops.keys.services import principal_for
 
-    return []
+    load_keys_with(principal_for)  # a request with `Authorization: Bearer <key>` acts through the key's maker
+    return [api.bp, views.bp, keys_api.bp, keys_views.bp]

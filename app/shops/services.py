@@ -1,4 +1,4 @@
-"""Making shops and their branches."""
+"""Making shops and their branches, and reading a shop."""
 
 from __future__ import annotations
 
@@ -19,3 +19,8 @@ def create_one_person_shop(user: User) -> Shop:
     db.session.flush()
     user.shop_id, user.shop_role, user.branch_id = shop.id, "owner", branch.id
     return shop
+
+
+def shop_name(shop_id) -> str:
+    shop = db.session.get(Shop, shop_id)
+    return shop.name if shop is not None else ""

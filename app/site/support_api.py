@@ -6,7 +6,7 @@ from flask import Blueprint, jsonify, request
 from flask_login import current_user
 
 from app.core.openapi import StatusTrue, documented
-from app.core.security import public
+from app.core.security import public, shop_role
 from app.core.validation import json_body
 from app.site import livechat
 from app.site.contact import send_contact_message
@@ -27,5 +27,6 @@ def contact():
 
 @bp.get("/livechat/identity")
 @documented(LivechatIdentity, summary="The live-chat widget's verified identity of the caller")
+@shop_role("clerk")
 def livechat_identity():
     return jsonify(livechat.identity(str(current_user.id)))

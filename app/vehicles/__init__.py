@@ -5,7 +5,13 @@ from flask import Blueprint
 
 def blueprints() -> list[Blueprint]:
     """The domain's blueprints, registered in this order (imported here so that a model import loads no route)."""
-    from app.vehicles import api, preview_api, preview_views, views
+    from app.vehicles import (
+        activity,  # noqa: F401 - registers the decodes as shop activity (app.shops.activity)
+        api,
+        preview_api,
+        preview_views,
+        views,
+    )
     from app.vehicles.pairing import api as pairing_api
     from app.vehicles.pairing import views as pairing_views
     from app.vehicles.scan import api as scan_api

@@ -10,6 +10,7 @@ from app.core.db import reads_first
 from app.core.errors import ApiError
 from app.core.openapi import StatusTrue, documented
 from app.core.redis_store import read_ahead
+from app.core.security import shop_role
 from app.core.validation import int_arg, json_body, text_field
 from app.vehicles import answers, refusals, services
 from app.vehicles.answers import read_pick, vehicle_view
@@ -24,6 +25,7 @@ NOTE = _l("Note")
 
 
 @bp.post("/decode")
+@shop_role("clerk")
 @documented(
     DecodeAnswer,
     body=DecodeBody,
@@ -37,12 +39,13 @@ def decode_route():
     try:
         pick = read_pick(data)
     except ApiError as refusal:
-        refusals.record(current_user.id, data.get("vin"), refusal.code)
+        refusals.record(current_user.id, data.get("vin"), refusal.code, shop_id=current_user.shop_id)
         raise
     return _answered(decode(current_user, data.get("vin"), pick))
 
 
 @bp.post("/<int:vehicle_id>/choose-again")
+@shop_role("clerk")
 @documented(DecodeAnswer, errors=(404, 409, 422, 503, 504))
 @decode_throttle
 @reads_first
@@ -67,12 +70,14 @@ def _answered(answer: answers.DecodeAnswer) -> Response:
 
 
 @bp.get("/<int:vehicle_id>")
+@shop_role("clerk")
 @documented(VehicleOut, errors=(404,), summary="A decoded vehicle")
 def vehicle(vehicle_id: int):
     return jsonify(vehicle_view(services.get_vehicle(vehicle_id)))
 
 
 @bp.get("/history")
+@shop_role("clerk")
 @documented(History, query=HistoryQuery, summary="The caller's decoded vehicles, last decoded first")
 def history():
     page = int_arg(request.args, "page", 1)
@@ -81,6 +86,7 @@ def history():
 
 
 @bp.delete("/history/<int:vehicle_id>")
+@shop_role("clerk")
 @documented(StatusTrue, errors=(404,), summary="Remove a vehicle from the caller's history")
 def forget(vehicle_id: int):
     services.forget(current_user, vehicle_id)
@@ -88,6 +94,7 @@ def forget(vehicle_id: int):
 
 
 @bp.post("/report")
+@shop_role("clerk")
 @documented(Reported, status=201, body=ReportBody, summary="Report a VIN that was not recognised")
 def report():
     data = json_body()

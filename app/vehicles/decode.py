@@ -65,6 +65,7 @@ class Run:
 
     user: User
     user_id: Any
+    shop_id: Any
     vin: str
     started: float
     deadline: float
@@ -73,6 +74,7 @@ class Run:
     brand_name: str | None = None
     redis_down: bool = False
     choose_again: bool = False  # the dealer asked for the candidates again: their own pick does not answer
+    branch_id: int | None = None
     timings: dict[str, Any] = field(default_factory=dict)
 
     def elapsed_ms(self) -> int:
@@ -98,11 +100,20 @@ def decode(
     try:
         vin = normalize_vin(raw_vin)
     except ApiError as refusal:
-        refusals.record(user.id, raw_vin, refusal.code)
+        refusals.record(user.id, raw_vin, refusal.code, shop_id=user.shop_id)
         raise
     budget = float(current_app.config["DECODE_BUDGET_SECONDS"])
     run = Run(
-        user, user.id, vin, started, started + budget, on_stage, choose_again=choose_again, timings={"wmi": vin[:3]}
+        user,
+        user.id,
+        user.shop_id,
+        vin,
+        started,
+        started + budget,
+        on_stage,
+        choose_again=choose_again,
+        branch_id=user.branch_id,
+        timings={"wmi": vin[:3]},
     )
     try:
         answer = _answer(run, pick or Pick())
@@ -119,7 +130,7 @@ def _answer(run: Run, pick: Pick) -> DecodeAnswer:
         _check_wmi_brand(run)
         answer = _within_capacity(run, lambda: _picked(run, cache, pick) if pick.source else _resolve(run, cache))
     if run.choose_again and answer.kind == "candidates":
-        answer.chosen = picks.own_key(run.user_id, run.vin)
+        answer.chosen = picks.own_key(run.shop_id, run.vin)
     return answer
 
 
@@ -128,6 +139,7 @@ def _record_refusal(run: Run, refusal: ApiError, source: str | None = None) -> N
         run.user_id,
         run.vin,
         refusal.code,
+        shop_id=run.shop_id,
         brand_id=run.brand_id,
         source=source,
         elapsed_ms=run.elapsed_ms(),
@@ -167,7 +179,7 @@ def _positive(cache: ResolveCache, vin: str) -> dict[str, Any] | None:
 
 def _own_pick(run: Run) -> DecodeAnswer | None:
     """The caller's own earlier choice among the VIN's candidates (none when they asked to choose again)."""
-    vehicle = None if run.choose_again else picks.own_pick(run.user_id, run.vin)
+    vehicle = None if run.choose_again else picks.own_pick(run.shop_id, run.vin)
     if vehicle is None:
         return None
     if vehicle.brand_id is not None:
@@ -476,7 +488,7 @@ def _store(run: Run, answer: DecodeAnswer, candidate_key: str = "") -> DecodeAns
         announce_stored(inserted)  # the catalog walks its tree once this commit is done
     stored = _stored_vehicle(run.vin, candidate_key)
     if candidate_key:
-        picks.replace(run.user_id, run.vin, stored.id)
+        picks.replace(run.shop_id, run.user_id, run.vin, stored.id)
     answer = _stored_answer(stored)
     db.session.commit()  # committed before it is cached: requests waiting on the lock link their users to it
     return answer
@@ -538,6 +550,8 @@ def _result_kind(answer: DecodeAnswer) -> str:
 def _log_row(run: Run, answer: DecodeAnswer, car_brand_id: int | None) -> dict[str, Any]:
     return {
         "user_id": run.user_id,
+        "shop_id": run.shop_id,
+        "branch_id": run.branch_id,
         "vin": run.vin,
         "brand_id": car_brand_id or run.brand_id,
         "source": answer.source,

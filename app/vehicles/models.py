@@ -54,38 +54,48 @@ class Vehicle(db.Model):
 
 
 class UserVehicle(db.Model):
-    """A user's decode history: one row per vehicle, moved to the top each time the user decodes it again."""
+    """A shop's decode history (issue 41): one row per vehicle, moved to the top each time a member decodes it again;
+    `user_id` is the member who decoded it last."""
 
     __tablename__ = "user_vehicle"
 
-    user_id: Mapped[uuid.UUID] = mapped_column(sa.ForeignKey("user.id", ondelete="CASCADE"), primary_key=True)
+    shop_id: Mapped[uuid.UUID] = mapped_column(sa.ForeignKey("shop.id", ondelete="CASCADE"), primary_key=True)
     vehicle_id: Mapped[int] = mapped_column(sa.ForeignKey("vehicle.id", ondelete="CASCADE"), primary_key=True)
+    user_id: Mapped[uuid.UUID | None] = mapped_column(sa.ForeignKey("user.id", ondelete="SET NULL"), index=True)
     last_decoded_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
-    __table_args__ = (sa.Index("ix_user_vehicle_user_id_last_decoded_at", "user_id", "last_decoded_at"),)
+    __table_args__ = (sa.Index("ix_user_vehicle_shop_id_last_decoded_at", "shop_id", "last_decoded_at"),)
 
 
 class VehiclePick(db.Model):
-    """A dealer's own choice among a VIN's candidates: other dealers never see it; choosing again replaces it."""
+    """A shop's own choice among a VIN's candidates: other shops never see it; choosing again replaces it;
+    `user_id` is the member who chose."""
 
     __tablename__ = "vehicle_pick"
 
-    user_id: Mapped[uuid.UUID] = mapped_column(sa.ForeignKey("user.id", ondelete="CASCADE"), primary_key=True)
+    shop_id: Mapped[uuid.UUID] = mapped_column(sa.ForeignKey("shop.id", ondelete="CASCADE"), primary_key=True)
     vin: Mapped[str] = mapped_column(sa.String(17), primary_key=True)
+    user_id: Mapped[uuid.UUID | None] = mapped_column(sa.ForeignKey("user.id", ondelete="SET NULL"), index=True)
     vehicle_id: Mapped[int] = mapped_column(sa.ForeignKey("vehicle.id", ondelete="CASCADE"), index=True)
     picked_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
     def __repr__(self) -> str:
-        return f"<VehiclePick {self.user_id} {self.vin} -> {self.vehicle_id}>"
+        return f"<VehiclePick {self.shop_id} {self.vin} -> {self.vehicle_id}>"
 
 
 class QueryLog(db.Model):
-    """One row per decode, kept when the vehicle or the user goes; `timings` holds the keys the spec lists."""
+    """One row per decode, kept when the vehicle or the user goes; `timings` holds the keys the spec lists. `shop_id`
+    is the member's shop (null for a refusal with nobody signed in, or once the shop is gone), `branch_id` the
+    branch they worked in; the shop's activity lists its decodes from here (app.vehicles.activity)."""
 
     __tablename__ = "query_log"
 
     id: Mapped[int] = mapped_column(primary_key=True)
     user_id: Mapped[uuid.UUID | None] = mapped_column(sa.ForeignKey("user.id", ondelete="SET NULL"), index=True)
+    shop_id: Mapped[uuid.UUID | None] = mapped_column(sa.ForeignKey("shop.id", ondelete="SET NULL"), index=True)
+    # No index of its own: every decode would maintain it, for a branch's deletion (rare) and the activity's branch
+    # filter (read within the shop's rows, which ix_query_log_shop_id finds).
+    branch_id: Mapped[int | None] = mapped_column(sa.ForeignKey("branch.id", ondelete="SET NULL"))
     vin: Mapped[str] = mapped_column(sa.String(17), index=True)
     brand_id: Mapped[int | None] = mapped_column(sa.ForeignKey("brand.id", ondelete="SET NULL"))
     source: Mapped[str | None] = mapped_column(sa.String(20))
@@ -98,7 +108,10 @@ class QueryLog(db.Model):
 
 class VinRequest(db.Model):
     """A VIN we could not serve: identified without a catalog (saved for us to add one), asked for while every
-    catalog source failed (unavailable; `description` is the make the WMI table names) or reported by a user."""
+    catalog source failed (unavailable; `description` is the make the WMI table names) or reported by a user.
+
+    A member's message to us (the admin reads them), not the shop's business data: it stays per person (issue 41,
+    docs/decisions.md)."""
 
     __tablename__ = "vin_request"
 

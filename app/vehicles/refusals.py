@@ -35,6 +35,7 @@ def record(
     raw_vin: Any,
     code: str,
     *,
+    shop_id: Any = None,
     brand_id: int | None = None,
     source: str | None = None,
     elapsed_ms: int = 0,
@@ -44,6 +45,7 @@ def record(
     vin = loggable_vin(raw_vin)
     row = {
         "user_id": user_id,
+        "shop_id": shop_id,
         "vin": vin,
         "brand_id": brand_id,
         "source": source,
@@ -74,8 +76,9 @@ def log_throttled(limit: RequestLimit) -> None:
         marker = THROTTLE_MARKER + limit.key
         # Redis not answering: nothing is written, so a flood cannot turn into writes.
         if redis_store.first_in_window("throttled decode marker", marker, window, when_down=False):
-            user_id = current_user.id if current_user.is_authenticated else None
-            record(user_id, _requested_vin(), THROTTLED, timings={"throttle": str(limit.limit)})
+            signed_in = current_user.is_authenticated
+            user_id, shop_id = (current_user.id, current_user.shop_id) if signed_in else (None, None)
+            record(user_id, _requested_vin(), THROTTLED, shop_id=shop_id, timings={"throttle": str(limit.limit)})
     except Exception:  # the limiter would turn a raising callback into a 500
         log.warning("throttled decode not logged", exc_info=True)
 

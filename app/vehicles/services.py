@@ -106,11 +106,11 @@ def candidate_vin(vehicle_id: int) -> str:
 
 
 def candidate_choice(user: User, vehicle: Vehicle) -> dict[str, Any] | None:
-    """For the page of a vehicle reached by a candidate pick: whether it is the user's own pick, and what told the
+    """For the page of a vehicle reached by a candidate pick: whether it is the shop's own pick, and what told the
     candidate apart; None for a VIN's confirmed vehicle."""
     if vehicle.confirmed or not vehicle.vin:  # a VIN's own car, or a car reached by browsing
         return None
-    own = picks.own_pick(user.id, vehicle.vin)
+    own = picks.own_pick(user.shop_id, vehicle.vin)
     raw = vehicle.raw_data or {}
     return {
         "yours": own is not None and own.id == vehicle.id,
@@ -120,11 +120,12 @@ def candidate_choice(user: User, vehicle: Vehicle) -> dict[str, Any] | None:
 
 
 def history(user: User, page: int = 1) -> tuple[list[dict[str, Any]], bool]:
-    """The user's decoded vehicles, last decoded first, one page at a time; and whether more pages follow."""
+    """The user's shop's decoded vehicles (any member's), last decoded first, one page at a time; and whether more
+    pages follow."""
     rows = db.session.execute(
         sa.select(Vehicle, UserVehicle.last_decoded_at)
         .join(UserVehicle, UserVehicle.vehicle_id == Vehicle.id)
-        .where(UserVehicle.user_id == user.id)
+        .where(UserVehicle.shop_id == user.shop_id)
         .order_by(UserVehicle.last_decoded_at.desc(), Vehicle.id.desc())
         .offset((page - 1) * HISTORY_PAGE_SIZE)
         .limit(HISTORY_PAGE_SIZE + 1)
@@ -134,8 +135,8 @@ def history(user: User, page: int = 1) -> tuple[list[dict[str, Any]], bool]:
 
 
 def forget(user: User, vehicle_id: int) -> None:
-    """Remove a vehicle from the user's history (the shared vehicle stays for everyone else)."""
-    link = db.session.get(UserVehicle, (user.id, vehicle_id))
+    """Remove a vehicle from the shop's history (the shared vehicle stays for everyone else)."""
+    link = db.session.get(UserVehicle, (user.shop_id, vehicle_id))
     if link is None:
         raise ApiError("vehicle_not_found", _("This vehicle is not in your history."), 404)
     db.session.delete(link)  # decoding it again inserts the link anew, at the top

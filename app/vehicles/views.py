@@ -26,6 +26,7 @@ from app.core import throttle
 from app.core.errors import ApiError, error_response
 from app.core.htmx import swappable, vary_on_htmx, wants_fragment
 from app.core.redis_store import UNAVAILABLE, read_ahead
+from app.core.security import shop_role
 from app.core.validation import int_arg, text_field
 from app.extensions import db, limiter, redis_store
 from app.vehicles import background, refusals, services
@@ -221,6 +222,7 @@ def _report_outcome(vin: str, outcome: dict[str, Any], elapsed_seconds: float) -
 
 
 @bp.get("/vin")
+@shop_role("clerk")
 def search():
     return _search_page(request.args.get("vin", "").strip()[:40], None)
 
@@ -229,6 +231,7 @@ read_ahead("vehicles_views.start_decode", lambda: ahead_of_decode(request.form.g
 
 
 @bp.post("/vin/decode")
+@shop_role("clerk")
 @decode_throttle
 def start_decode():
     form = request.form
@@ -237,12 +240,12 @@ def start_decode():
         vin = normalize_vin(raw_vin)
     except ApiError as error:
         _event("search_input_validation_failed", {"code": error.code, "length": len(raw_vin.strip())})
-        refusals.record(current_user.id, raw_vin, error.code)
+        refusals.record(current_user.id, raw_vin, error.code, shop_id=current_user.shop_id)
         return _answer(error_result("", error.code, error.message), raw_vin, error.status)
     try:
         pick = _pick_from(form)
     except ApiError as error:
-        refusals.record(current_user.id, vin, error.code)
+        refusals.record(current_user.id, vin, error.code, shop_id=current_user.shop_id)
         return _answer(error_result(vin, error.code, error.message), vin, error.status)
     if pick.source:
         _event("candidate_selected", {"wmi": vin[:3], "source": pick.source})
@@ -296,6 +299,7 @@ def _open_vehicle(vehicle_id: int) -> Response:
 
 
 @bp.get("/vin/decode/<token>")
+@shop_role("clerk")
 @poll_throttle
 def decode_progress(token: str):
     """One poll. While the decode runs this reads only Redis; the outcome is reported to analytics once."""
@@ -322,6 +326,7 @@ def decode_progress(token: str):
 
 
 @bp.post("/vin/report")
+@shop_role("clerk")
 def report():
     """Save the dealer's report that a VIN was not recognised."""
     vin = request.form.get("vin", "")
@@ -349,6 +354,7 @@ def _valid_vin_or_empty(raw: str) -> str:
 
 
 @bp.post("/vin/history/<int:vehicle_id>/delete")
+@shop_role("clerk")
 def forget(vehicle_id: int):
     """Remove a vehicle from the dealer's history; removing one already gone changes nothing."""
     with suppress(ApiError):  # a second click, or another tab removed it first: the list below shows the truth
@@ -361,6 +367,7 @@ def forget(vehicle_id: int):
 
 
 @bp.post("/vehicles/<int:vehicle_id>/choose-again")
+@shop_role("clerk")
 @decode_throttle
 def choose_again(vehicle_id: int):
     """Not this vehicle: the search page with the VIN's candidates again, the dealer's pick marked; choosing one

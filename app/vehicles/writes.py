@@ -1,5 +1,6 @@
 """The writes every decode makes, as Core statements built once (so compiled once): its query-log row and the
-user's history link. Built per call through the ORM, they cost more than the database's work on the cached path."""
+shop's history link (the member who decoded recorded on both). Built per call through the ORM, they cost more than
+the database's work on the cached path."""
 
 from __future__ import annotations
 
@@ -19,14 +20,26 @@ HISTORY_TOUCH = timedelta(seconds=60)  # a link moved up more recently than this
 
 LOG_INSERT = sa.insert(QueryLog.__table__)
 LOG_COLUMNS = frozenset(
-    ("user_id", "vin", "brand_id", "source", "success", "error_message", "response_time_ms", "timings", "created_at")
+    (
+        "user_id",
+        "shop_id",
+        "branch_id",
+        "vin",
+        "brand_id",
+        "source",
+        "success",
+        "error_message",
+        "response_time_ms",
+        "timings",
+        "created_at",
+    )
 )
 _STATEMENTS: dict[str, Any] = {}  # built on first use
 
 
 def log_and_link(connection: sa.Connection, row: dict[str, Any], vehicle_id: int | None) -> None:
-    """Write the log row and put the vehicle at the top of the user's history; a link moved up less than a minute
-    ago stays as it is, so a dealer decoding one VIN again and again rewrites (and locks) no row."""
+    """Write the log row and put the vehicle at the top of the shop's history; a link moved up less than a minute
+    ago stays as it is, so a shop decoding one VIN again and again rewrites (and locks) no row (nor its member)."""
     if vehicle_id is None:
         connection.execute(LOG_INSERT, row)
         return
@@ -47,6 +60,7 @@ def log_and_link_alone(session: Session, row: dict[str, Any], vehicle_id: int) -
 def _link_parameters(row: dict[str, Any], vehicle_id: int) -> dict[str, Any]:
     # Parameter names that are no column's: an UPDATE would read a column-named parameter as a value to SET.
     return {
+        "link_shop_id": row["shop_id"],
         "link_user_id": row["user_id"],
         "link_vehicle_id": vehicle_id,
         "now": row["created_at"],
@@ -66,6 +80,7 @@ def _prefixed(row: dict[str, Any]) -> dict[str, Any]:
 
 def _link_values() -> dict[str, Any]:
     return {
+        "shop_id": sa.bindparam("link_shop_id"),
         "user_id": sa.bindparam("link_user_id"),
         "vehicle_id": sa.bindparam("link_vehicle_id"),
         "last_decoded_at": sa.bindparam("now"),
@@ -81,8 +96,8 @@ def _sqlite_link() -> Any:
     table = UserVehicle.__table__
     insert = sqlite.insert(table)
     return insert.values(_link_values()).on_conflict_do_update(
-        index_elements=[table.c.user_id, table.c.vehicle_id],
-        set_={"last_decoded_at": insert.excluded.last_decoded_at},
+        index_elements=[table.c.shop_id, table.c.vehicle_id],
+        set_={"user_id": insert.excluded.user_id, "last_decoded_at": insert.excluded.last_decoded_at},
         where=table.c.last_decoded_at < _stale_before(),
     )
 
@@ -95,11 +110,11 @@ def _postgresql_log_and_link() -> Any:
     moved = (
         sa.update(table)
         .where(
-            table.c.user_id == sa.bindparam("link_user_id"),
+            table.c.shop_id == sa.bindparam("link_shop_id"),
             table.c.vehicle_id == sa.bindparam("link_vehicle_id"),
             table.c.last_decoded_at < _stale_before(),
         )
-        .values(last_decoded_at=sa.bindparam("now"))
+        .values(user_id=sa.bindparam("link_user_id"), last_decoded_at=sa.bindparam("now"))
         .cte("moved")
     )
     # Log rows and history links need not wait for their WAL flush: a crash can lose their last fraction of a second,
@@ -107,12 +122,13 @@ def _postgresql_log_and_link() -> Any:
     # when the statement is its own transaction too; the link's row is selected from it, so it is evaluated.
     not_durable = sa.select(sa.func.set_config("synchronous_commit", "off", True).label("set")).cte("not_durable")
     link = sa.select(
+        sa.bindparam("link_shop_id", type_=table.c.shop_id.type),
         sa.bindparam("link_user_id", type_=table.c.user_id.type),
         sa.bindparam("link_vehicle_id", type_=table.c.vehicle_id.type),
         sa.bindparam("now", type_=table.c.last_decoded_at.type),
     ).select_from(not_durable)
-    insert = postgresql.insert(table).from_select(["user_id", "vehicle_id", "last_decoded_at"], link)
-    return insert.on_conflict_do_nothing(index_elements=[table.c.user_id, table.c.vehicle_id]).add_cte(
+    insert = postgresql.insert(table).from_select(["shop_id", "user_id", "vehicle_id", "last_decoded_at"], link)
+    return insert.on_conflict_do_nothing(index_elements=[table.c.shop_id, table.c.vehicle_id]).add_cte(
         not_durable, _log_cte(), moved
     )
 

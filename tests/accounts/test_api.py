@@ -148,7 +148,7 @@ def test_social_only_user_confirms_deletion_with_the_email(client, create_user):
     vehicle = Vehicle(vin="WVWZZZ1KZAW000125", brand_name="Volkswagen", model="Golf", source="catapi")
     db.session.add(vehicle)
     db.session.flush()
-    db.session.add(UserVehicle(user_id=user.id, vehicle_id=vehicle.id))
+    db.session.add(UserVehicle(shop_id=user.shop_id, user_id=user.id, vehicle_id=vehicle.id))
     db.session.add(QueryLog(user_id=user.id, vin=vehicle.vin, success=True, response_time_ms=5))
     db.session.commit()
     user_id, vehicle_id = user.id, vehicle.id

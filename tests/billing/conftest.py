@@ -40,16 +40,25 @@ def billing_catalog(app) -> Catalog:
 
 @pytest.fixture
 def make_subscription(billing_catalog):
-    """Factory: `make_subscription(user, status, plan_key="single", billing_period="monthly", days_left=20)`.
+    """Factory: `make_subscription(user, status, plan_key="single", billing_period="monthly", days_left=20,
+    seats=None)`.
 
-    Live and ended states get dates; the brand set matches the plan (every brand for the Full plan).
+    Live and ended states get dates; the brand set matches the plan (every brand for the Full plan); without `seats`
+    the subscription has the plan's included seats.
     """
 
-    def make(user, status: str, plan_key: str = "single", billing_period: str = "monthly", days_left: int = 20):
+    def make(
+        user,
+        status: str,
+        plan_key: str = "single",
+        billing_period: str = "monthly",
+        days_left: int = 20,
+        seats: int | None = None,
+    ):
         plan = billing_catalog.plans[plan_key]
         brands = billing_catalog.brands if plan.is_full else billing_catalog.brands[: plan.brand_count]
         subscription = Subscription(
-            user_id=user.id, plan=plan, status=status, billing_period=billing_period, brands=list(brands)
+            user_id=user.id, plan=plan, status=status, billing_period=billing_period, brands=list(brands), seats=seats
         )
         if status != "pending":
             now = utcnow()

@@ -6,6 +6,7 @@ from flask import Blueprint, jsonify
 
 from app.billing.access import requires_brand_access
 from app.billing.models import Subscription
+from app.core.security import shop_role
 from app.extensions import db
 from tests.conftest import PASSWORD, SITE
 from tests.support.queries import statements_of
@@ -14,6 +15,7 @@ probe = Blueprint("brand_probe", __name__, url_prefix="/api/test-brands")
 
 
 @probe.get("/<int:brand_id>")
+@shop_role("clerk")  # the counter's data: every member (an undeclared view is refused to everyone)
 @requires_brand_access(lambda kwargs: kwargs["brand_id"])
 def brand_data(brand_id: int):
     return jsonify(brandId=brand_id)

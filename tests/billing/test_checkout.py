@@ -20,7 +20,12 @@ def test_checkout_creates_the_pending_subscription_payment_and_provider_session(
     assert (payment.status, payment.method, payment.amount, payment.currency) == ("pending", "card", 79_900, "TRY")
     assert (payment.billing_period, payment.subscription_id) == ("monthly", subscription.id)
     assert (session["amount_total"], session["currency"]) == (79_900, "try")
-    assert session["metadata"] == {"subscription_id": str(subscription.id), "payment_id": str(payment.id)}
+    ids = {"subscription_id": str(subscription.id), "payment_id": str(payment.id)}
+    # The trio plan includes two seats: the subscription carries them, one line for the plan and no extra seats.
+    assert session["metadata"] == {**ids, "purpose": "plan", "seats": "2"}
+    assert [(line["description"], line["quantity"]) for line in session["line_items"]["data"]] == [
+        ("Parça Bul Üç Marka, aylık", 1)
+    ]
     assert session["client_reference_id"] == str(subscription.id)
     assert session["customer_email"] == dealer.email
     assert session["success_url"] == "http://localhost/subscription?checkout=success"

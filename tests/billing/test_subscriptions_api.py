@@ -36,6 +36,7 @@ def test_plans_are_public_ordered_and_priced_in_kurus(client, billing_catalog):
         "brandCount": 1,
         "isFull": False,
         "prices": {"monthly": 39_900, "yearly": 399_000},
+        "seats": {"included": 1, "prices": {"monthly": 14_900, "yearly": 149_000}},
         "monthlyEquivalentOfYearly": 33_250,
         "vatIncluded": True,
         "isCurrent": False,

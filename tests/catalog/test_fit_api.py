@@ -201,7 +201,7 @@ def test_a_colleague_is_offered_the_answer_and_his_fits_stay_his(client, dealer,
     offered = seen["fit"]["question"]
     assert offered["fact"] == question["fact"] and offered["current"] is None
     assert offered["colleague"]["value"] == value and offered["colleague"]["by"] == "colleague"
-    assert offered["colleague"]["text"].startswith("Bir meslektaşınız yanıtladı: ")
+    assert offered["colleague"]["text"].startswith("1 başka bayi: ")
     assert all(part["fit"]["answeredBy"] == "colleague" for part in hanging_on(seen, question["fact"]))
     state = get(colleague, f"/api/vehicles/{vehicle_id}/fit")
     assert state["answers"] == [] and [item["fact"] for item in state["colleagueAnswers"]] == [question["fact"]]

@@ -163,7 +163,7 @@ def test_answering_the_question_resolves_its_maybes_for_this_dealer_alone(client
     theirs = main_area(theirs_html)
     assert len(elements(theirs, ".part-row.is-fit-maybe")) == len(by_status(detail, "maybe"))
     offer = the(theirs, "form.fit-colleague")
-    assert offer.span.get_text().startswith("Bir meslektaşınız yanıtladı: ")
+    assert offer.span.get_text().startswith("1 başka bayi: ")
     assert offer.button.get_text() == "Kullan" and offer.button["value"] == buttons[0]["value"]
 
     # Taken over with HTMX: the main area comes back with the maybes settled, the same as the first dealer's.

@@ -116,7 +116,7 @@ DECODE_PAGE_FROM_CACHE = 3
 def _grow_history(dealer, brand: Brand, size: int) -> None:
     for _vehicle in range(size):
         built = catalog_of(brand, 1)
-        db.session.add(UserVehicle(user_id=dealer.id, vehicle_id=built.vehicle_id))
+        db.session.add(UserVehicle(shop_id=dealer.shop_id, user_id=dealer.id, vehicle_id=built.vehicle_id))
     db.session.commit()
 
 

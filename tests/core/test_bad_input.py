@@ -25,7 +25,8 @@ INTERNAL_TOKEN = "internal-test-token"
 VIN = "WVWZZZAUZHW100001"
 JSON_METHODS = ("POST", "PUT", "PATCH", "DELETE")
 # Path values for the JSON routes' placeholders, by name; anything else gets a value for its converter.
-PATH_VALUES = {"vin": VIN, "provider": "google", "code": "1K0129620", "fact": "aircon"}
+MEMBER_ID = uuid.UUID(int=1)
+PATH_VALUES = {"vin": VIN, "provider": "google", "code": "1K0129620", "fact": "aircon", "member_id": MEMBER_ID}
 INVALID_CHARACTERS = "İstekte izin verilmeyen karakterler var (NUL baytı veya bozuk Unicode)."
 
 
@@ -178,6 +179,11 @@ NO_BODY = {
     ("/api/quotes/1/revoke", "POST"),
     ("/api/quotes/1/share", "POST"),
     ("/api/quotes/1/versions", "POST"),
+    (f"/api/shop/members/{MEMBER_ID}", "DELETE"),
+    ("/api/shop/invitations/1/resend", "POST"),
+    ("/api/shop/invitations/1", "DELETE"),
+    ("/api/shop/branches/1", "DELETE"),
+    ("/api/shop/keys/1", "DELETE"),
 }
 
 

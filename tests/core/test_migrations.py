@@ -10,26 +10,14 @@ from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from flask_migrate import downgrade, upgrade
 
-from app.config import normalize_database_url
 from app.extensions import db
+from tests.support.databases import empty_database
 
 
 @pytest.fixture
 def empty_database_url(tmp_path):
-    configured = os.environ.get("TEST_DATABASE_URL")
-    if not configured:
-        yield f"sqlite:///{tmp_path / 'migrations.sqlite3'}"
-        return
-    base = sa.engine.make_url(normalize_database_url(configured))
-    name = f"{base.database}_migrations"
-    admin = sa.create_engine(base.set(database="postgres"), isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}"')
-        connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
-    yield base.set(database=name).render_as_string(hide_password=False)
-    with admin.connect() as connection:
-        connection.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    admin.dispose()
+    with empty_database(tmp_path, "migrations") as url:
+        yield url
 
 
 def _schema_diff() -> list:

@@ -46,7 +46,9 @@ def stored_catalog(app, create_user, make_subscription) -> StoredCatalog:  # noq
     store.save_parts(vehicle.id, leaf.id, "portal", [PartLine("03L 115 562", "YAĞ FİLTRESİ", position="1")])
     user = create_user(email="kesinti@example.com")
     make_subscription(user, "active", plan_key="full")
-    db.session.add(UserVehicle(user_id=user.id, vehicle_id=vehicle.id, last_decoded_at=vehicle.created_at))
+    db.session.add(
+        UserVehicle(shop_id=user.shop_id, user_id=user.id, vehicle_id=vehicle.id, last_decoded_at=vehicle.created_at)
+    )
     db.session.commit()
     return StoredCatalog(vehicle.id, root.id, leaf.id)
 

@@ -57,6 +57,7 @@ VIEWPORTS = {
     "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True},
 }
 WAIT_MS = 15_000
+INVITED = f"davetli-a11y-{uuid.uuid4().hex[:8]}@example.com"  # the invitation page's address
 
 
 @dataclass(frozen=True)
@@ -88,8 +89,9 @@ VISITS = (
     Visit("demo drawing", "visitor", "/demo/categories/{demo_leaf}", ready=".part-row button[data-copy]"),
     Visit("VIN preview", "visitor", "/vin/preview?vin={golf_vin}", ready="#vin-preview"),
     Visit("phone's pairing page", "visitor", "/vin/pair/{pairing_token}", ready="form[data-pair-send]"),
-    Visit("API documentation", "visitor", "/api/docs", ready=".swagger-ui .opblock"),
+    Visit("API documentation", "visitor", "/api/docs", ready=".swagger-ui .opblock-tag"),
     Visit("a shared quote", "visitor", "/teklif/{quote_token}", ready="table"),
+    Visit("an invitation to a shop", "visitor", "/davet/{invitation_token}", ready="main form input[type=password]"),
     Visit("missing page", "visitor", "/bu-sayfa-yok", status=404),
     # A dealer.
     Visit("welcome", "dealer", "/welcome"),
@@ -121,6 +123,9 @@ VISITS = (
     Visit("a quote", "dealer", "/teklifler/{quote}", ready="main form"),
     Visit("printed quote", "dealer", "/teklifler/{quote}/print", ready="table"),
     Visit("quote settings", "dealer", "/teklifler/ayarlar", ready="main form input"),
+    Visit("my shop", "dealer", "/dukkan", ready="main table tbody tr"),
+    Visit("the shop's activity", "dealer", "/dukkan/hareketler", ready="main form"),
+    Visit("the shop's API keys", "dealer", "/shop/keys", ready="main form"),
     Visit("account", "dealer", "/account", ready="form"),
     Visit("referrals", "dealer", "/account/referrals", ready="#share-url"),
     Visit("subscription", "dealer", "/subscription"),
@@ -131,6 +136,8 @@ VISITS = (
     Visit("dashboard", "admin", "/admin", ready="#chart-decodes[data-drawn='true']"),
     Visit("users", "admin", "/admin/users", ready="table tbody tr"),
     Visit("a user", "admin", "/admin/users/{dealer_id}"),
+    Visit("shops", "admin", "/admin/shops", ready="table tbody tr"),
+    Visit("a shop", "admin", "/admin/shops/{dealer_shop}"),
     Visit("queues", "admin", "/admin/queues"),
     Visit("referrals (admin)", "admin", "/admin/referrals"),
     Visit("translations", "admin", "/admin/translations", ready="form"),
@@ -151,6 +158,7 @@ NOT_PAGES = {
     "catalog_progress.progress": "the catalog bar's poll for HTMX; without HTMX it redirects to the vehicle page",
     "catalog_exports.parts_csv": "the parts list as CSV",
     "quotes_views.csv_export": "a quote as CSV",
+    "shop_pages.activity_csv": "the shop's activity as CSV",
     "quotes_views.vehicle_quote": "a drawing's quote link: redirects to the vehicle's open quote (audited) or the list",
     "catalog_views.reference": "a reference row followed: redirects to the picture it names (or to its search)",
     "payments_pages.receipt": "redirects to the payment provider's receipt",
@@ -305,6 +313,7 @@ def seed_pages(app: Flask, dealer, admin_email: str) -> tuple[dict[str, Any], di
         "demo_leaf": demo_leaf,
         "golf_vin": VIN_GOLF,
         "dealer_id": dealer.id,
+        "dealer_shop": dealer_user.shop_id,
         "mail": min(path.name for path in Path(app.config["MAILBOX_DIR"]).iterdir()),
     }
     signed = {role: sign(row.id) for role, row in cookies.items()}
@@ -331,6 +340,12 @@ def seed_counter_pages(site: Site) -> None:
     shared = client.post(f"/api/quotes/{quote_id}/share", headers=SITE)
     assert shared.status_code == 200, shared.get_data(as_text=True)
     values["quote_token"] = shared.get_json()["url"].rstrip("/").rpartition("/")[2]
+    invited = client.post("/api/shop/invitations", json={"email": INVITED, "role": "clerk"}, headers=SITE)
+    assert invited.status_code == 201, invited.get_data(as_text=True)
+    with site.app.app_context():
+        mail = db.session.scalar(sa.select(OutboxEmail).where(OutboxEmail.to_address == INVITED))
+        values["invitation_token"] = re.search(r"/davet/([A-Za-z0-9_-]+)", mail.body_text)[1]
+        db.session.remove()
 
 
 def walk_a_dealer_s_day(browser, site: Site) -> None:
@@ -389,7 +404,7 @@ def remove_seeded(app: Flask, dealer, admin_email: str) -> None:
     with app.app_context():
         db.session.execute(sa.delete(Payment).where(Payment.user_id == dealer.id))
         db.session.execute(sa.delete(ChangelogEntry).where(ChangelogEntry.title == "Parça bağlantısı"))
-        db.session.execute(sa.delete(OutboxEmail).where(OutboxEmail.to_address == dealer.email))
+        db.session.execute(sa.delete(OutboxEmail).where(OutboxEmail.to_address.in_([dealer.email, INVITED])))
         db.session.execute(sa.delete(User).where(User.email == admin_email))
         db.session.commit()
         db.session.remove()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from app.accounts.models import User
 from app.extensions import db
 from tests.e2e.test_counter_clerk import screenshot
 from tests.e2e.test_leaf_layout import DESKTOP, PHONES, open_oil_filter
@@ -23,7 +24,7 @@ def list_two_rows(page, app, dealer) -> tuple[str, str]:
     codes = page.locator(".parts-table:not(.not-fitting-table) .part-row .oem-code").all_inner_texts()
     first, second = codes[0], next(code for code in codes if code != codes[0])
     with app.app_context():
-        shelf_list(dealer, [
+        shelf_list(db.session.get(User, dealer.id), [
             {"oem": first, "own": "RAF-1", "price": "1250.50", "stock": 3, "replaced_by": second},
             {"oem": second, "own": "RAF-2", "price": "1399.90", "stock": 2},
         ])  # fmt: skip

@@ -217,8 +217,10 @@ def test_delete_removes_the_vehicle_and_its_user_links_keeps_query_logs_and_clea
     vehicle = make_vehicle(year=2017, engine="1.6 TDI")
     other = make_vehicle(OTHER_VIN)
     users = [create_user() for _ in range(3)]
-    db.session.add_all([UserVehicle(user_id=user.id, vehicle_id=vehicle.id) for user in users[:2]])
-    db.session.add(UserVehicle(user_id=users[2].id, vehicle_id=other.id))
+    db.session.add_all(
+        [UserVehicle(shop_id=user.shop_id, user_id=user.id, vehicle_id=vehicle.id) for user in users[:2]]
+    )
+    db.session.add(UserVehicle(shop_id=users[2].shop_id, user_id=users[2].id, vehicle_id=other.id))
     db.session.add(QueryLog(user_id=users[0].id, vin=VIN, source="catapi", success=True, response_time_ms=120))
     db.session.commit()
     vehicle_id, other_id = vehicle.id, other.id

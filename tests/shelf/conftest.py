@@ -9,6 +9,7 @@ import pytest
 import sqlalchemy as sa
 from rq import SimpleWorker
 
+from app.accounts.models import User
 from app.extensions import db, queues, redis_store
 from app.shelf.models import ShelfActive, ShelfItem, ShelfNumber
 from tests.conftest import SITE
@@ -90,8 +91,9 @@ def numbers_of(import_id: int) -> set[tuple[str, str]]:
 
 
 def active_id(user_id) -> int | None:
+    """The list in use of the user's branch."""
     db.session.expire_all()
-    active = db.session.get(ShelfActive, user_id)
+    active = db.session.get(ShelfActive, db.session.get(User, user_id).branch_id)
     return active.import_id if active else None
 
 

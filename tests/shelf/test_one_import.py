@@ -67,11 +67,20 @@ def test_a_waiting_file_cannot_start_while_another_imports(client, dealer):
     assert db.session.get(ShelfImport, running).status == "importing"
 
 
-def test_the_database_holds_one_running_import_per_dealer(client, dealer):
+def test_the_database_holds_one_running_import_per_branch(client, dealer):
     running = mapped(client, OLDER)
 
     with pytest.raises(sa.exc.IntegrityError), db.session.begin_nested():
-        db.session.add(ShelfImport(user_id=dealer.id, filename="ikinci.csv", file_kind="csv", status="importing"))
+        db.session.add(
+            ShelfImport(
+                shop_id=dealer.shop_id,
+                branch_id=dealer.branch_id,
+                user_id=dealer.id,
+                filename="ikinci.csv",
+                file_kind="csv",
+                status="importing",
+            )
+        )
 
     query = sa.select(ShelfImport.id).where(ShelfImport.status == "importing")
     assert db.session.scalars(query).all() == [running]
@@ -117,7 +126,7 @@ def test_two_starts_racing_past_the_check_end_with_one_import_running(client, de
     set_status(waiting["id"], "failed")
     running = mapped(client, NEWER, "calisan.csv")
     set_status(waiting["id"], "uploaded")
-    monkeypatch.setattr(imports, "refuse_while_importing", lambda _user_id: None)
+    monkeypatch.setattr(imports, "refuse_while_importing", lambda _shop_id, _branch_id: None)
 
     raced = start(client, waiting["id"], waiting["suggestedMapping"])
 

@@ -24,6 +24,7 @@ import pytest
 from flask import Flask
 from rq import SimpleWorker
 
+from app.accounts.models import User
 from app.accounts.services import create_user
 from app.auth.sessions import COOKIE_NAME
 from app.billing import reference_data
@@ -34,6 +35,7 @@ from app.sources.sandbox.catalog import VIN_COROLLA, VIN_GOLF
 from tests.conftest import PASSWORD
 from tests.site.conftest import live_server_app
 from tests.support.payments import WEBHOOK_SECRET
+from tests.support.shelf import shelf_list
 
 PACKAGE = "parcabul_generated_client"
 INTERNAL_TOKEN = "generated-client-internal-token"
@@ -122,6 +124,10 @@ class GeneratedApi:
             headers={"Origin": url},
             timeout=httpx.Timeout(30),
         )
+
+    def key(self, url: str, secret: str) -> Any:
+        """A shop integration's client: only its API key, the document's `apiKey` bearer (no cookie, no Origin)."""
+        return self.package.AuthenticatedClient(base_url=url, token=secret, timeout=httpx.Timeout(30))
 
     def founder(self, url: str) -> Any:
         """A client for the founder panel: the document's `internalToken` key, in its header."""
@@ -319,6 +325,55 @@ def browse_the_catalogs(api: GeneratedApi, dealer: Any) -> None:
     scrape_groups = api.call(dealer, "browse.api.scrape_groups", brand="renault", code=clio)
     api.call(dealer, "browse.api.scrape_parts", brand="renault", code=clio, group=scrape_groups.groups[0].id)
     api.call(dealer, "browse.api.scrape_open", brand="renault", code=clio)  # no body
+
+
+# --- a clerk's day through a shop API key -----------------------------------------------------------------------
+
+
+@pytest.mark.no_isolation
+def test_a_clerks_day_with_only_an_api_key(api, live):
+    """The owner makes a clerk key; an integration holding only that key decodes, walks the tree to a leaf, searches,
+    looks a number up on the shop's list and quotes it, and is refused what a clerk may not do."""
+    url = live.url
+    owner = sign_up(api, url, "Anahtarlı Bayi")
+    api.call(owner, "billing.api.start_trial", 201)
+    clerk_role = api.models.NewShopApiKeyBodyRole.CLERK
+    body = api.model("NewShopApiKeyBody", name="Tezgâh entegrasyonu", role=clerk_role)
+    made = api.call(owner, "shops.keys_api.create_key", 201, body=body)
+    clerk = api.key(url, made.secret)
+
+    decoded = api.call(clerk, "vehicles.api.decode_route", body=api.model("DecodeBody", vin=VIN_GOLF))
+    golf = decoded.vehicle.id
+    leaf = first_leaf(api, clerk, golf)
+    part = next(part for part in leaf.parts if part.oem_code and not part.reference)
+    found = api.call(clerk, "catalog.search_api.search_vehicle", vehicle_id=golf, q=part.oem_code)
+    assert part.id in [hit.id for hit in found.parts]
+    stock_the_part(live, api.call(owner, "auth.api.get_session").user.id, part.oem_code)
+    shelf = api.call(clerk, "shelf.lookup_api.lookup_number", number=part.oem_code)
+    assert shelf.stock == 4
+    quote = api.call(clerk, "quotes.api.create", 201, body=api.model("QuoteCreate", vehicle_id=golf, customer="Usta"))
+    quoted = api.call(
+        clerk, "quotes.api.add_line", 201, quote_id=quote.id, body=api.model("QuoteLineCreate", part_id=part.id)
+    )
+    assert [line.oem_code for line in quoted.lines] == [part.oem_code]
+    assert [listed.id for listed in api.call(owner, "quotes.api.list_quotes").quotes] == [quote.id]  # the shop's
+
+    from parcabul_generated_client.api.shops import shops_keys_api_list_keys
+
+    assert shops_keys_api_list_keys.sync_detailed(client=clerk).status_code == 403  # the owner's, not a clerk key's
+    [listed] = api.call(owner, "shops.keys_api.list_keys").keys
+    assert listed.last_used_at and listed.prefix == made.secret[:11]
+    api.call(owner, "shops.keys_api.revoke_key", key_id=listed.id)
+    assert shops_keys_api_list_keys.sync_detailed(client=clerk).status_code == 401
+
+
+def stock_the_part(live: Live, owner_id: str, oem_code: str) -> None:
+    """The shop's list in use holds the part (its import has its own tests)."""
+    with live.app.app_context():
+        owner = db.session.get(User, uuid.UUID(str(owner_id)))
+        shelf_list(owner, [{"oem": oem_code, "name": "Parça", "price": "100", "stock": 4}])
+        db.session.commit()
+        db.session.remove()
 
 
 # --- the founder's day ------------------------------------------------------------------------------------------

@@ -16,12 +16,21 @@ from app.shelf.models import ShelfActive, ShelfImport, ShelfItem, ShelfNumber
 NUMBER_FIELDS = {"oem": "oem", "own": "own", "replaced_by": "successor"}
 
 
-def shelf_list(user, rows: list[dict[str, Any]], filename: str = "stok.csv") -> int:
-    """Make `rows` the user's list in use (replacing any before it); its import id. A row: oem, own, brand, name, price
-    (text or number), currency, stock, aftermarket (a list), replaced_by."""
+def shelf_list(user, rows: list[dict[str, Any]], filename: str = "stok.csv", branch_id: int | None = None) -> int:
+    """Make `rows` the list in use of the user's branch (or of `branch_id`, a branch of his shop), replacing any before
+    it; its import id. A row: oem, own, brand, name, price (text or number), currency, stock, aftermarket (a list),
+    replaced_by."""
     count = len(rows)
+    branch_id = branch_id if branch_id is not None else user.branch_id
     imported = ShelfImport(
-        user_id=user.id, filename=filename, file_kind="csv", status="done", rows_total=count, rows_imported=count
+        shop_id=user.shop_id,
+        branch_id=branch_id,
+        user_id=user.id,
+        filename=filename,
+        file_kind="csv",
+        status="done",
+        rows_total=count,
+        rows_imported=count,
     )
     db.session.add(imported)
     db.session.flush()
@@ -45,7 +54,7 @@ def shelf_list(user, rows: list[dict[str, Any]], filename: str = "stok.csv") -> 
         db.session.add_all(
             ShelfNumber(item_id=item.id, kind=kind, key=key, import_id=imported.id) for kind, key in numbers if key
         )
-    db.session.execute(sa.delete(ShelfActive).where(ShelfActive.user_id == user.id))
-    db.session.add(ShelfActive(user_id=user.id, import_id=imported.id))
+    db.session.execute(sa.delete(ShelfActive).where(ShelfActive.branch_id == branch_id))
+    db.session.add(ShelfActive(branch_id=branch_id, shop_id=user.shop_id, import_id=imported.id))
     db.session.commit()
     return imported.id

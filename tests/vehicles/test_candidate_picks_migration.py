@@ -85,10 +85,17 @@ def log(user_id, vin: str, result_kind: str, pick: str = "none") -> None:
     )
 
 
+# The history table as it was at that revision (keyed by the user; by the shop since issue 41).
+EARLIER_HISTORY = sa.table(
+    "user_vehicle",
+    sa.column("user_id", UserVehicle.__table__.c.user_id.type),
+    sa.column("vehicle_id", sa.Integer()),
+    sa.column("last_decoded_at", UserVehicle.__table__.c.last_decoded_at.type),
+)
+
+
 def link(user_id, vehicle_id: int) -> None:
-    db.session.execute(
-        sa.insert(UserVehicle.__table__).values(user_id=user_id, vehicle_id=vehicle_id, last_decoded_at=NOW)
-    )
+    db.session.execute(sa.insert(EARLIER_HISTORY).values(user_id=user_id, vehicle_id=vehicle_id, last_decoded_at=NOW))
 
 
 def count(table: str) -> int:

@@ -99,7 +99,7 @@ def test_a_single_catalog_car_is_stored_for_everyone_and_linked_to_the_user(deal
     assert (vehicle["brandName"], vehicle["model"], vehicle["source"]) == ("Volkswagen", "Golf", "catapi")
     stored = db.session.scalar(sa.select(Vehicle).where(Vehicle.vin == VIN_GOLF))
     assert stored.id == vehicle["id"] and stored.raw_data["carId"]
-    assert db.session.get(UserVehicle, (dealer.id, stored.id)) is not None
+    assert db.session.get(UserVehicle, (dealer.shop_id, stored.id)) is not None
     log = last_log(VIN_GOLF)
     assert (log.success, log.source, log.brand_id, log.user_id) == (True, "catapi", stored.brand_id, dealer.id)
     assert log.response_time_ms >= 0
@@ -453,7 +453,7 @@ def test_a_request_waits_for_the_decode_in_flight_instead_of_starting_another(
     assert upstreams.vin_calls() == {"catapi": 0, "scrape": 0, "portal": 0, "vpic": 0}
     timings = last_log(VIN_GOLF).timings
     assert timings["cache_source"] == "lock_wait" and timings["lock_wait_ms"] >= 250
-    assert db.session.get(UserVehicle, (dealer.id, stored["id"])) is not None
+    assert db.session.get(UserVehicle, (dealer.shop_id, stored["id"])) is not None
 
 
 def test_a_waiting_request_gives_up_at_the_budget(app, dealer, decode_vin, upstreams, monkeypatch):

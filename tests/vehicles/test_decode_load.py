@@ -317,20 +317,20 @@ def test_every_cached_decode_is_logged_and_moves_the_vehicle_up_at_most_once_a_m
     db.session.commit()
 
     decode_vin(VIN_GOLF)
-    moved_at = _last_decoded(dealer.id, golf)
+    moved_at = _last_decoded(dealer.shop_id, golf)
     decode_vin(VIN_GOLF)
 
     assert moved_at > an_hour_ago
-    assert _last_decoded(dealer.id, golf) == moved_at  # within the minute: the row is left as it is
+    assert _last_decoded(dealer.shop_id, golf) == moved_at  # within the minute: the row is left as it is
     history = client.get("/api/vehicles/history").get_json()["items"]
     assert [item["vin"] for item in history] == [VIN_GOLF, VIN_CLIO]
     golf_logs = db.session.scalars(sa.select(QueryLog).where(QueryLog.vin == VIN_GOLF).order_by(QueryLog.id)).all()
     assert [log.timings.get("cache_source") for log in golf_logs] == ["miss", "redis_positive", "redis_positive"]
 
 
-def _last_decoded(user_id, vehicle_id):
+def _last_decoded(shop_id, vehicle_id):
     db.session.expire_all()
-    return db.session.get(UserVehicle, (user_id, vehicle_id)).last_decoded_at
+    return db.session.get(UserVehicle, (shop_id, vehicle_id)).last_decoded_at
 
 
 @pytest.fixture

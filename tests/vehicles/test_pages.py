@@ -76,7 +76,7 @@ def add_to_history(user, vin: str = VIN_GOLF, model: str = "Golf") -> Vehicle:
     vehicle = Vehicle(vin=vin, brand_name="Volkswagen", model=model, year=2017, engine="1.4 TSI", source="catapi")
     db.session.add(vehicle)
     db.session.flush()
-    db.session.add(UserVehicle(user_id=user.id, vehicle_id=vehicle.id))
+    db.session.add(UserVehicle(shop_id=user.shop_id, user_id=user.id, vehicle_id=vehicle.id))
     db.session.commit()
     return vehicle
 
@@ -307,7 +307,7 @@ def test_removing_a_vehicle_from_the_history_answers_the_list_without_it(client,
     html = response.get_data(as_text=True)
     assert response.status_code == 200 and html.lstrip().startswith('<section id="vin-history"')
     assert VIN_GOLF not in html and VIN_COROLLA in html
-    assert db.session.get(UserVehicle, (dealer.id, golf.id)) is None
+    assert db.session.get(UserVehicle, (dealer.shop_id, golf.id)) is None
     assert db.session.get(Vehicle, golf.id) is not None  # shared vehicles stay
 
     again = client.post(f"/vin/history/{corolla.id}/delete", data={"csrf_token": token}, follow_redirects=True)

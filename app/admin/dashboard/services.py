@@ -1,7 +1,7 @@
-"""The admin dashboard's figures, for a date range (both ends included, whole UTC days): users, subscriptions, MRR,
-trial-to-paid conversion, decodes per day by result kind, each source's success rate and p50/p95 latency (from
-query_log_insights), refused decodes by reason, the unrecognised WMIs, the catalogs dealers ask for and the brands they
-were refused, and the prefetch backlog.
+"""The admin dashboard's figures, for a date range (both ends included, whole UTC days): users, the shops with their
+members and seats in use, subscriptions, MRR, trial-to-paid conversion, decodes per day by result kind, each source's
+success rate and p50/p95 latency (from query_log_insights), refused decodes by reason, the unrecognised WMIs, the
+catalogs dealers ask for and the brands they were refused, and the prefetch backlog.
 
 Each figure is one aggregate query (GROUP BY in the database, never rows to Python), so the JSON stays within a small
 factor of its bare SQL on a large decode log (bench/dashboard.py). Percentiles are the database's where it has them
@@ -18,6 +18,7 @@ from flask_babel import gettext as _
 from redis.exceptions import RedisError
 
 from app.accounts.models import User
+from app.admin.shops import services as shops
 from app.billing.models import Brand, Payment, Plan, Subscription
 from app.core.db import utcnow
 from app.core.errors import ApiError
@@ -62,6 +63,7 @@ def figures(start: date, end: date) -> dict[str, Any]:
         "from": start.isoformat(),
         "to": end.isoformat(),
         "users": _users(since, until),
+        "shops": shops.counts(),
         "subscriptions": _subscriptions(),
         "conversion": _conversion(since, until),
         "decodes": _decodes(since, until),

@@ -86,7 +86,7 @@ def detail(raw_id: str) -> dict[str, Any]:
             "referralCode": user.referral_code,
             "referralCreditDays": user.referral_credit_days,
         },  # fmt: skip
-        "subscriptions": [_subscription(item) for item in _latest(Subscription, Subscription.user_id == user.id)],
+        "subscriptions": [subscription_json(item) for item in _latest(Subscription, Subscription.user_id == user.id)],
         "payments": [_payment(item) for item in _latest(Payment, Payment.user_id == user.id)],
         "decodes": [_decode(item) for item in _latest(QueryLog, QueryLog.user_id == user.id)],
         "sessions": [_session(item) for item in _latest(AuthSession, AuthSession.user_id == user.id)],
@@ -98,7 +98,7 @@ def _latest(model: type, where: Any) -> list[Any]:
     return list(db.session.scalars(sa.select(model).where(where).order_by(model.created_at.desc()).limit(DETAIL_ROWS)))
 
 
-def _subscription(item: Subscription) -> dict[str, Any]:
+def subscription_json(item: Subscription) -> dict[str, Any]:
     return {
         "id": str(item.id),
         "plan": item.plan.key,

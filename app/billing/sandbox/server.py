@@ -47,6 +47,16 @@ def _whole_number(value: Any) -> int | None:
     return int(text) if text.isascii() and text.isdigit() and len(text) <= 12 else None
 
 
+def _line_item(item: dict) -> dict:
+    quantity, unit_amount = int(item.get("quantity", 1)), int(item["price_data"]["unit_amount"])
+    return {
+        "object": "item",
+        "description": item["price_data"]["product_data"]["name"],
+        "quantity": quantity,
+        "amount_total": quantity * unit_amount,
+    }
+
+
 class SandboxRefundError(Exception):
     """A refund Stripe would refuse with a 400: its message and error code."""
 
@@ -131,6 +141,8 @@ class StripeSandbox:
             "amount_total": amount,
             "currency": items[0]["price_data"]["currency"],
             "line_items_summary": [item["price_data"]["product_data"]["name"] for item in items],
+            # As Stripe shows them when expanded: each line's name, quantity (seats, for a seat line) and total.
+            "line_items": {"object": "list", "data": [_line_item(item) for item in items]},
             "success_url": params.get("success_url"),
             "cancel_url": params.get("cancel_url"),
             "client_reference_id": params.get("client_reference_id"),

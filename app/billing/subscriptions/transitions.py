@@ -15,9 +15,16 @@ from flask_babel import gettext as _
 from app.accounts.models import User
 from app.analytics.services import capture
 from app.billing import offers
+from app.billing import seats as seat_rules
 from app.billing.models import LIVE_STATUSES, Payment, Plan, Subscription
 from app.billing.subscriptions.pricing import RENEWAL_WINDOW, PlanChange, plan_change, unused_value
-from app.billing.subscriptions.queries import STATUS_LABELS, live_subscription, pending_subscription, trial_eligible
+from app.billing.subscriptions.queries import (
+    STATUS_LABELS,
+    live_subscription,
+    of_shop,
+    pending_subscription,
+    trial_eligible,
+)
 from app.core.db import utcnow
 from app.core.errors import ApiError
 from app.extensions import db
@@ -30,19 +37,29 @@ TRIAL_PERIOD = "monthly"
 EXTENSION_DAYS = range(1, 91)
 
 
-def create_pending(user: User, plan_key: str, billing_period: str, brand_ids: list[int]) -> Subscription:
-    """Validate the choice, expire the user's older pending rows, and add the new pending subscription."""
+def create_pending(
+    user: User, plan_key: str, billing_period: str, brand_ids: list[int], seats: Any = None
+) -> Subscription:
+    """Validate the choice, expire the shop's older pending rows, and add the new pending subscription (`user` the
+    member who buys; `seats` the seat count, by default what the shop has now, at least the plan's included)."""
     plan = offers.plan_by_key(plan_key)
     period = offers.billing_period(billing_period)
     current = live_subscription(user)
     _refuse_unpurchasable(plan_change(current, plan, period), current)  # whatever brands come with it
     brands = offers.chosen_brands(plan, brand_ids)
-    for older in db.session.scalars(
-        sa.select(Subscription).where(Subscription.user_id == user.id, Subscription.status == "pending")
-    ):
+    seat_count = seat_rules.seats_to_buy(user.shop_id, plan, seats, current)
+    for older in db.session.scalars(sa.select(Subscription).where(of_shop(user), Subscription.status == "pending")):
         older.status = "expired"
-    db.session.flush()  # the one-pending-per-user index must see the old rows expired before the insert
-    subscription = Subscription(user_id=user.id, plan=plan, status="pending", billing_period=period, brands=brands)
+    db.session.flush()  # the one-pending-per-shop index must see the old rows expired before the insert
+    subscription = Subscription(
+        shop_id=user.shop_id,
+        user_id=user.id,
+        plan=plan,
+        status="pending",
+        billing_period=period,
+        brands=brands,
+        seats=seat_count,
+    )
     db.session.add(subscription)
     db.session.flush()
     return subscription
@@ -51,8 +68,9 @@ def create_pending(user: User, plan_key: str, billing_period: str, brand_ids: li
 def activate(subscription: Subscription) -> Subscription:
     """The single activation routine (card checkout, internal and manual): pending or trial -> active.
 
-    It replaces the user's other live subscription at once (a trial ends; a paid plan ends and its unused paid time
-    is carried over, valued at the new plan's rate), so a user never has two live subscriptions.
+    It replaces the shop's other live subscription at once (a trial ends; a paid plan ends and its unused paid time
+    is carried over, valued at the new plan's rate), so a shop never has two live subscriptions. The referral credit
+    days used are the buying member's (they stay with the person).
     """
     _require_status(subscription, ("pending", "trial"))
     user = db.session.get(User, subscription.user_id) if subscription.user_id else None
@@ -74,8 +92,8 @@ def activate(subscription: Subscription) -> Subscription:
 
 
 def _replace_live_subscriptions(subscription: Subscription, now: datetime) -> timedelta:
-    """End the user's other trial or active subscriptions as `subscription` starts; return the paid time carried."""
-    if subscription.user_id is None:
+    """End the shop's other trial or active subscriptions as `subscription` starts; return the paid time carried."""
+    if subscription.shop_id is None:
         return timedelta(0)
     others = db.session.scalars(_other_live(subscription).with_for_update())
     carried = timedelta(0)
@@ -86,7 +104,7 @@ def _replace_live_subscriptions(subscription: Subscription, now: datetime) -> ti
         other.status = "expired"
         other.end_date = min(other.end_date or now, now)
         clear_schedule(other)
-    db.session.flush()  # the one-live-per-user index must see them ended before this one becomes active
+    db.session.flush()  # the one-live-per-shop index must see them ended before this one becomes active
     return carried
 
 
@@ -100,7 +118,8 @@ def expire_pending(subscription: Subscription) -> bool:
 
 
 def start_trial(user: User) -> Subscription:
-    """Start the Full-plan trial for an eligible user: TRIAL_DAYS plus the banked referral credit days."""
+    """Start the Full-plan trial for the eligible user's shop, with the plan's seats: TRIAL_DAYS plus the user's
+    banked referral credit days."""
     if not trial_eligible(user):
         raise ApiError("trial_not_eligible", _("The free trial is only for accounts that never had a plan."), 409)
     plan = db.session.scalar(sa.select(Plan).where(Plan.key == FULL_PLAN_KEY, Plan.active))
@@ -109,8 +128,10 @@ def start_trial(user: User) -> Subscription:
     days = current_app.config["TRIAL_DAYS"] + _consume_credit_days(user)
     start = utcnow()
     subscription = Subscription(
+        shop_id=user.shop_id,
         user_id=user.id,
         plan=plan,
+        seats=plan.included_seats,
         status="trial",
         billing_period=TRIAL_PERIOD,
         start_date=start,
@@ -148,7 +169,7 @@ def cancel(subscription: Subscription) -> Subscription:
 
 
 def resume(subscription: Subscription) -> Subscription:
-    """Cancelled -> active again, while its period lasts and the user has no other trial or active subscription."""
+    """Cancelled -> active again, while its period lasts and the shop has no other trial or active subscription."""
     _require_status(subscription, ("cancelled",))
     if subscription.end_date is None or subscription.end_date <= utcnow():
         raise ApiError("period_over", _("The subscription's period is over; it can no longer be resumed."), 409)
@@ -157,10 +178,10 @@ def resume(subscription: Subscription) -> Subscription:
         _("The user already has another trial or active subscription; end that one before resuming this one."),
         409,
     )
-    if subscription.user_id is not None and db.session.scalar(_other_live(subscription).limit(1)) is not None:
+    if subscription.shop_id is not None and db.session.scalar(_other_live(subscription).limit(1)) is not None:
         raise refusal
     try:
-        # A savepoint: should a live subscription appear meanwhile, the one-live-per-user index refuses the flush and
+        # A savepoint: should a live subscription appear meanwhile, the one-live-per-shop index refuses the flush and
         # only this change is undone.
         with db.session.begin_nested():
             subscription.status = "active"
@@ -259,9 +280,9 @@ def clear_schedule(subscription: Subscription) -> None:
 
 
 def _other_live(subscription: Subscription) -> sa.Select:
-    """The user's trial or active subscriptions other than `subscription`."""
+    """The shop's trial or active subscriptions other than `subscription`."""
     return sa.select(Subscription).where(
-        Subscription.user_id == subscription.user_id,
+        Subscription.shop_id == subscription.shop_id,
         Subscription.id != subscription.id,
         Subscription.status.in_(LIVE_STATUSES),
     )

@@ -10,6 +10,7 @@ from app.catalog.schemas import Copied
 from app.catalog.services import open_vehicle
 from app.core import throttle
 from app.core.openapi import documented
+from app.core.security import shop_role
 from app.extensions import limiter
 
 bp = Blueprint("catalog_copies_api", __name__, url_prefix="/api/vehicles/<int:vehicle_id>/parts")
@@ -22,6 +23,7 @@ copy_throttle = limiter.limit(
 
 
 @bp.post("/<int:part_id>/copy")
+@shop_role("clerk")
 @documented(Copied, status=201, errors=(404, 422), summary="Log that the caller copied a part's OEM code")
 @copy_throttle
 def copy(vehicle_id: int, part_id: int):

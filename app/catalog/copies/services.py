@@ -24,7 +24,13 @@ from app.vehicles.models import Vehicle
 def record_copy(user: User, vehicle: Vehicle, part_id: int) -> str:
     """Log that `user` copied the OEM code of the vehicle's part `part_id`; the code copied."""
     part = part_with_code(vehicle, part_id)
-    row = {"user_id": user.id, "vehicle_id": vehicle.id, "part_id": part.id, "oem_code": part.oem_code}
+    row = {
+        "user_id": user.id,
+        "shop_id": user.shop_id,
+        "vehicle_id": vehicle.id,
+        "part_id": part.id,
+        "oem_code": part.oem_code,
+    }
     # The write starts its own transaction (see begin_writes), so it never upgrades a read snapshot on SQLite.
     begin_writes(db.session, durable=False)
     db.session.execute(sa.insert(OemCopy).values(**row, created_at=utcnow()))

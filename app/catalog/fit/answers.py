@@ -1,6 +1,9 @@
-"""The dealers' answers to fit questions: what may be answered and how an answer is checked, the answer kept or
-cleared (each rewrites that dealer's fits of the vehicle's maybes at once, with app.catalog.fit.services' judge), the
-answers given on a vehicle and how one is shown, and the "only what fits" switch (Sadece uyanlar).
+"""The shops' answers to fit questions: what may be answered and how an answer is checked, the answer kept or
+cleared (each rewrites that shop's fits of the vehicle's maybes at once, with app.catalog.fit.services' judge), the
+answers given on a vehicle and how one is shown, and the member's "only what fits" switch (Sadece uyanlar).
+
+An answer is the shop's (issue 41): every member sees and uses it, `user_id` records who gave it. Other shops'
+answers are offered only as an anonymous count of the shops that gave the value ("2 başka bayi: evet").
 """
 
 from __future__ import annotations
@@ -107,33 +110,34 @@ def _bad_value(message: str) -> ApiError:
 # --- the answer kept or cleared ---------------------------------------------------------------------------------
 
 
-def answer(user_id: uuid.UUID, vehicle: Vehicle, fact: str, value: FactValue) -> dict[str, Any]:
-    """Keep the dealer's answer and rewrite his fits of the vehicle's maybes with it, in the request's transaction."""
+def answer(shop_id: uuid.UUID, user_id: uuid.UUID, vehicle: Vehicle, fact: str, value: FactValue) -> dict[str, Any]:
+    """Keep the shop's answer (given by member `user_id`) and rewrite the shop's fits of the vehicle's maybes with it,
+    in the request's transaction."""
     facts = vehicle_facts(vehicle)
     if facts.known(fact) is not None:
         raise ApiError("fact_known", _("The vehicle's catalog already tells this; it needs no answer."), 409)
     _written()
     db.session.execute(
         insert_for(db.session, FitAnswer)
-        .values(vehicle_id=vehicle.id, user_id=user_id, fact=fact, value=value, answered_at=utcnow())
+        .values(vehicle_id=vehicle.id, shop_id=shop_id, user_id=user_id, fact=fact, value=value, answered_at=utcnow())
         .on_conflict_do_update(
-            index_elements=[FitAnswer.vehicle_id, FitAnswer.user_id, FitAnswer.fact],
-            set_={"value": value, "answered_at": utcnow()},
+            index_elements=[FitAnswer.vehicle_id, FitAnswer.shop_id, FitAnswer.fact],
+            set_={"value": value, "user_id": user_id, "answered_at": utcnow()},
         )
     )
-    changed = rewrite_fits(user_id, vehicle.id, facts)
+    changed = rewrite_fits(shop_id, vehicle.id, facts)
     return {"answer": answer_view(fact, value, "me"), "changed": changed}
 
 
-def clear_answer(user_id: uuid.UUID, vehicle: Vehicle, fact: str) -> dict[str, Any]:
-    """Forget the dealer's answer; his fits of the vehicle's maybes go back to what the other answers settle."""
+def clear_answer(shop_id: uuid.UUID, vehicle: Vehicle, fact: str) -> dict[str, Any]:
+    """Forget the shop's answer; its fits of the vehicle's maybes go back to what its other answers settle."""
     _written()
     db.session.execute(
         sa.delete(FitAnswer).where(
-            FitAnswer.vehicle_id == vehicle.id, FitAnswer.user_id == user_id, FitAnswer.fact == fact
+            FitAnswer.vehicle_id == vehicle.id, FitAnswer.shop_id == shop_id, FitAnswer.fact == fact
         )
     )
-    return {"answer": None, "changed": rewrite_fits(user_id, vehicle.id, vehicle_facts(vehicle))}
+    return {"answer": None, "changed": rewrite_fits(shop_id, vehicle.id, vehicle_facts(vehicle))}
 
 
 def _written() -> None:
@@ -143,14 +147,14 @@ def _written() -> None:
         g.pop(ANSWERS_READ, None)
 
 
-def rewrite_fits(user_id: uuid.UUID, vehicle_id: int, facts: VehicleFacts) -> int:
-    """Write the dealer's PartFit rows of the vehicle again from all his answers: one for each part that is a maybe
-    by the sources' facts and whose answer his answers change. How many parts' status changed."""
-    answered = replace(facts, answers=own_answers(user_id, vehicle_id))
+def rewrite_fits(shop_id: uuid.UUID, vehicle_id: int, facts: VehicleFacts) -> int:
+    """Write the shop's PartFit rows of the vehicle again from all its answers: one for each part that is a maybe
+    by the sources' facts and whose answer its answers change. How many parts' status changed."""
+    answered = replace(facts, answers=own_answers(shop_id, vehicle_id))
     before = dict(
         db.session.execute(
             sa.select(PartFit.part_id, PartFit.fit_status).where(
-                PartFit.user_id == user_id, PartFit.vehicle_id == vehicle_id
+                PartFit.shop_id == shop_id, PartFit.vehicle_id == vehicle_id
             )
         ).all()
     )
@@ -164,9 +168,9 @@ def rewrite_fits(user_id: uuid.UUID, vehicle_id: int, facts: VehicleFacts) -> in
     for part_id, category_id, applicability, base in maybes:
         columns = judge.stored(applicability)
         if columns["fit"] != base:
-            rows.append({"user_id": user_id, "part_id": part_id, "vehicle_id": vehicle_id, "category_id": category_id,
+            rows.append({"shop_id": shop_id, "part_id": part_id, "vehicle_id": vehicle_id, "category_id": category_id,
                          **columns})  # fmt: skip
-    db.session.execute(sa.delete(PartFit).where(PartFit.user_id == user_id, PartFit.vehicle_id == vehicle_id))
+    db.session.execute(sa.delete(PartFit).where(PartFit.shop_id == shop_id, PartFit.vehicle_id == vehicle_id))
     for start in range(0, len(rows), REWRITE_BATCH):
         db.session.execute(sa.insert(PartFit), rows[start : start + REWRITE_BATCH])
     after = {row["part_id"]: row["fit_status"] for row in rows}
@@ -177,10 +181,10 @@ def rewrite_fits(user_id: uuid.UUID, vehicle_id: int, facts: VehicleFacts) -> in
 _STATES_APPLICABILITY = sa.and_(Part.applicability.is_not(None), sa.cast(Part.applicability, sa.Text) != "null")
 
 
-def own_answers(user_id: uuid.UUID, vehicle_id: int) -> dict[str, FactValue]:
+def own_answers(shop_id: uuid.UUID, vehicle_id: int) -> dict[str, FactValue]:
     rows = db.session.execute(
         sa.select(FitAnswer.fact, FitAnswer.value).where(
-            FitAnswer.vehicle_id == vehicle_id, FitAnswer.user_id == user_id
+            FitAnswer.vehicle_id == vehicle_id, FitAnswer.shop_id == shop_id
         )
     ).all()
     return {fact: stored for fact, value in rows if (stored := codec.value_from_json(fact, value)) is not None}
@@ -191,21 +195,23 @@ def own_answers(user_id: uuid.UUID, vehicle_id: int) -> dict[str, FactValue]:
 
 @dataclass(frozen=True)
 class Answers:
-    """The answers given on one vehicle: the dealer's own, and his colleagues' (the latest on each fact)."""
+    """The answers given on one vehicle: the shop's own, and what other shops answered on each fact: the value most of
+    them gave (the latest among equals) and how many gave it (`counts`), never which shop or member."""
 
     own: dict[str, Any] = field(default_factory=dict)
     colleagues: dict[str, Any] = field(default_factory=dict)
+    counts: dict[str, int] = field(default_factory=dict)
 
 
 _ANSWERS_ON = (
-    sa.select(FitAnswer.user_id, FitAnswer.fact, FitAnswer.value)
+    sa.select(FitAnswer.shop_id, FitAnswer.fact, FitAnswer.value)
     .where(FitAnswer.vehicle_id == sa.bindparam("vehicle_id"))
     .order_by(FitAnswer.answered_at)
 )
 
 
-def answers_on(user_id: uuid.UUID | None, vehicle_id: int) -> Answers:
-    """Every dealer's answers on the vehicle, in one query, read once per request: the drawing, its rows and the tree's
+def answers_on(shop_id: uuid.UUID | None, vehicle_id: int) -> Answers:
+    """Every shop's answers on the vehicle, in one query, read once per request: the drawing, its rows and the tree's
     leaves all ask (an answer written in the request forgets them)."""
     read: dict[int, list[sa.Row]] = g.setdefault(ANSWERS_READ, {}) if has_request_context() else {}
     rows = read.get(vehicle_id)
@@ -213,13 +219,26 @@ def answers_on(user_id: uuid.UUID | None, vehicle_id: int) -> Answers:
         # Plain rows past the ORM session (answers are written by Core statements, nothing waits to be flushed).
         rows = read[vehicle_id] = db.session.connection().execute(_ANSWERS_ON, {"vehicle_id": vehicle_id}).all()
     found = Answers()
-    for who, fact, value in rows:
-        (found.own if who == user_id else found.colleagues)[fact] = value  # the latest colleague's answer wins
+    others: dict[str, dict[str, list[Any]]] = {}  # fact -> value key -> [shops, latest place, value]
+    for place, (shop, fact, value) in enumerate(rows):  # oldest first
+        if shop == shop_id:
+            found.own[fact] = value
+            continue
+        tally = others.setdefault(fact, {}).setdefault(_value_key(value), [0, place, value])
+        tally[0], tally[1] = tally[0] + 1, place
+    for fact, tallies in others.items():
+        count, _latest, value = max(tallies.values(), key=lambda tally: (tally[0], tally[1]))
+        found.colleagues[fact], found.counts[fact] = value, count
     return found
 
 
-def answer_view(fact: str, value: Any, by: str) -> dict[str, Any]:
-    text = texts.answer_text(fact, value) if by == "me" else texts.colleague_text(fact, value)
+def _value_key(value: Any) -> str:
+    """A JSON answer value as a hashable key (a bool and a number stay apart)."""
+    return f"{type(value).__name__}:{value}"
+
+
+def answer_view(fact: str, value: Any, by: str, count: int = 0) -> dict[str, Any]:
+    text = texts.answer_text(fact, value) if by == "me" else texts.colleague_text(fact, value, count)
     return {"fact": fact, "value": value, "label": texts.value_label(fact, value), "text": text, "by": by}
 
 

@@ -182,13 +182,13 @@ def _recount(category_ids: set[int]) -> None:
 
 
 def _rewrite_answered(judges: dict[int | None, Judge]) -> None:
-    """The dealers who answered questions on these vehicles: their own fits of the new maybes (answers.rewrite_fits)."""
+    """The shops that answered questions on these vehicles: their own fits of the new maybes (answers.rewrite_fits)."""
     vehicle_ids = [vehicle_id for vehicle_id in judges if vehicle_id is not None]
     answered = db.session.execute(
-        sa.select(FitAnswer.user_id, FitAnswer.vehicle_id).where(FitAnswer.vehicle_id.in_(vehicle_ids)).distinct()
+        sa.select(FitAnswer.shop_id, FitAnswer.vehicle_id).where(FitAnswer.vehicle_id.in_(vehicle_ids)).distinct()
     ).all()
-    for user_id, vehicle_id in answered:
-        answers.rewrite_fits(user_id, vehicle_id, judges[vehicle_id].facts)
+    for shop_id, vehicle_id in answered:
+        answers.rewrite_fits(shop_id, vehicle_id, judges[vehicle_id].facts)
 
 
 # --- progress -------------------------------------------------------------------------------------------------------

@@ -113,17 +113,17 @@ def leaf_status(yes: int, no: int, maybe: int) -> str:
     return NO if no and not maybe else MAYBE
 
 
-def leaf_moves(user_id: uuid.UUID | None, categories: Sequence[Any]) -> dict[int, dict[str, int]]:
-    """How the dealer's answers moved the maybes of these leaves (to yes or no), in one query; none asked when no
-    leaf among them has a maybe, or the dealer answered nothing on their vehicle (his fits are only written from his
+def leaf_moves(shop_id: uuid.UUID | None, categories: Sequence[Any]) -> dict[int, dict[str, int]]:
+    """How the shop's answers moved the maybes of these leaves (to yes or no), in one query; none asked when no
+    leaf among them has a maybe, or the shop answered nothing on their vehicle (its fits are only written from its
     answers: app.catalog.fit.answers.rewrite_fits)."""
     ids = [category.id for category in categories if category.is_leaf and category.fit_maybe]
-    if user_id is None or not ids or not answers_on(user_id, categories[0].vehicle_id).own:
+    if shop_id is None or not ids or not answers_on(shop_id, categories[0].vehicle_id).own:
         return {}
     moves: dict[int, dict[str, int]] = {}
     for category_id, status, count in db.session.execute(
         sa.select(PartFit.category_id, PartFit.fit_status, sa.func.count())
-        .where(PartFit.user_id == user_id, PartFit.category_id.in_(ids))
+        .where(PartFit.shop_id == shop_id, PartFit.category_id.in_(ids))
         .group_by(PartFit.category_id, PartFit.fit_status)
     ).all():
         moves.setdefault(category_id, {})[status] = count
@@ -159,7 +159,7 @@ def question_for(fits: Sequence[dict[str, Any]], answers: Answers) -> dict[str, 
         "options": _options(fact, wanted),
         "hanging": sum(fact in _unknowns(fit) for fit in maybes),
         "current": answer_view(fact, current, "me") if current is not None else None,
-        "colleague": answer_view(fact, colleague, "colleague") if colleague is not None else None,
+        "colleague": _others_view(fact, answers) if colleague is not None else None,
     }
 
 
@@ -184,14 +184,19 @@ def _options(fact: str, wanted: list[str]) -> list[dict[str, Any]]:
 # --- the vehicle's fit state ---------------------------------------------------------------------------------------
 
 
-def vehicle_fit(user_id: uuid.UUID, vehicle: Vehicle) -> dict[str, Any]:
-    """The vehicle's facts, the caller's answers and his colleagues', and the question that settles most of the
-    vehicle's maybes as the caller sees them."""
-    answers = answers_on(user_id, vehicle.id)
+def _others_view(fact: str, answers: Answers) -> dict[str, Any]:
+    """Other shops' answer on `fact`, as a count of the shops that gave it (never which)."""
+    return answer_view(fact, answers.colleagues[fact], "colleague", answers.counts.get(fact, 1))
+
+
+def vehicle_fit(shop_id: uuid.UUID, vehicle: Vehicle) -> dict[str, Any]:
+    """The vehicle's facts, the shop's answers and other shops' (counted), and the question that settles most of the
+    vehicle's maybes as the shop sees them."""
+    answers = answers_on(shop_id, vehicle.id)
     maybes = db.session.execute(
         sa.select(sa.func.coalesce(PartFit.fit, Part.fit, type_=Part.fit.type))
         .select_from(Part)
-        .outerjoin(PartFit, sa.and_(PartFit.part_id == Part.id, PartFit.user_id == user_id))
+        .outerjoin(PartFit, sa.and_(PartFit.part_id == Part.id, PartFit.shop_id == shop_id))
         .where(
             Part.vehicle_id == vehicle.id,
             Part.fit_status == MAYBE,
@@ -201,6 +206,6 @@ def vehicle_fit(user_id: uuid.UUID, vehicle: Vehicle) -> dict[str, Any]:
     return {
         "facts": codec.facts_to_json(vehicle_facts(vehicle)),
         "answers": [answer_view(fact, value, "me") for fact, value in answers.own.items()],
-        "colleagueAnswers": [answer_view(fact, value, "colleague") for fact, value in answers.colleagues.items()],
+        "colleagueAnswers": [_others_view(fact, answers) for fact in answers.colleagues],
         "question": question_for([part_fit_view(MAYBE, document) for document in maybes], answers),
     }

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from flask_babel import get_locale
+from flask_babel import get_locale, ngettext
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
@@ -184,8 +184,10 @@ def answer_text(fact: str, value: Any) -> str:
     return _("%(fact)s: %(value)s", fact=fact_name(fact), value=value_label(fact, value))
 
 
-def colleague_text(fact: str, value: Any) -> str:
-    return _("A colleague answered: %(answer)s", answer=answer_text(fact, value))
+def colleague_text(fact: str, value: Any, count: int) -> str:
+    """Other shops' answer as an anonymous count: "2 other dealers: Air conditioning: yes" (never who)."""
+    return ngettext("%(num)d other dealer: %(answer)s", "%(num)d other dealers: %(answer)s", count,
+                    answer=answer_text(fact, value))  # fmt: skip
 
 
 def option_label(fact: str, value: Any) -> str:

@@ -24,6 +24,7 @@ from app.catalog.page_links import dealer_links
 from app.catalog.presenters import category_main
 from app.core.errors import ApiError
 from app.core.htmx import wants_fragment
+from app.core.security import shop_role
 from app.vehicles.models import Vehicle
 from app.vehicles.services import get_vehicle
 
@@ -34,22 +35,29 @@ VALUE_MAX_LENGTH = 200
 
 
 @bp.post("/answer")
+@shop_role("clerk")
 def answer(vehicle_id: int, category_id: int) -> Response:
     """The drawing's question answered (a choice, a month or a number), or a colleague's answer taken over."""
     return _changed(
         vehicle_id,
         category_id,
-        lambda vehicle: answers.answer(current_user.id, vehicle, _fact(), answers.parse_value(_fact(), _value())),
+        lambda vehicle: answers.answer(
+            current_user.shop_id, current_user.id, vehicle, _fact(), answers.parse_value(_fact(), _value())
+        ),
     )
 
 
 @bp.post("/clear")
+@shop_role("clerk")
 def clear(vehicle_id: int, category_id: int) -> Response:
     """An answer taken back ("Değiştir"): its maybes are maybes again and the question is asked anew."""
-    return _changed(vehicle_id, category_id, lambda vehicle: answers.clear_answer(current_user.id, vehicle, _fact()))
+    return _changed(
+        vehicle_id, category_id, lambda vehicle: answers.clear_answer(current_user.shop_id, vehicle, _fact())
+    )
 
 
 @bp.post("/fitting-only")
+@shop_role("clerk")
 def fitting_only(vehicle_id: int, category_id: int) -> Response:
     """The "only what fits" switch turned on or off; it is the dealer's, so every leaf of every vehicle follows it."""
     wanted = request.form.get("fitting_only", "") == "1"

@@ -9,11 +9,13 @@ from app.catalog.schemas import SearchQuery, SearchResult
 from app.catalog.search import services as search
 from app.catalog.services import open_vehicle
 from app.core.openapi import documented
+from app.core.security import shop_role
 
 bp = Blueprint("catalog_search_api", __name__, url_prefix="/api/categories")
 
 
 @bp.get("/search/<int:vehicle_id>")
+@shop_role("clerk")
 @documented(SearchResult, query=SearchQuery, errors=(404,), summary="Search the vehicle's stored catalog")
 def search_vehicle(vehicle_id: int):
     vehicle = open_vehicle(current_user, vehicle_id)

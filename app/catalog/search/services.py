@@ -48,10 +48,11 @@ def parse_query(raw: str | None) -> str:
 def search(vehicle: Vehicle, query: str, user: User | None = None) -> dict[str, Any]:
     """Categories whose name has every word, united with the leaves holding matching parts (with their hit counts),
     and the matching parts (every word in the name, or the OEM code containing the query), each with its fit for the
-    vehicle as `user` has it (his answers applied)."""
+    vehicle as `user`'s shop has it (its answers applied)."""
     words = _words(query)
     user_id = user.id if user is not None else None
-    parts, hits = _matching_parts(vehicle, words, fold_code(query), user_id)
+    shop_id = user.shop_id if user is not None else None
+    parts, hits = _matching_parts(vehicle, words, fold_code(query), user_id, shop_id)
     # The leaves with the most hits first, when there are more than the answer holds.
     busiest = sorted(hits, key=lambda category_id: (-hits[category_id], category_id))[: CATEGORY_LIMIT + 1]
     found, trails = _categories(vehicle, words, {*busiest, *(part.category_id for part in parts[:PART_LIMIT])})
@@ -71,7 +72,8 @@ def search(vehicle: Vehicle, query: str, user: User | None = None) -> dict[str, 
     part_views = [
         _part_view(part, by_id[part.category_id], trails[part.category_id], targets, english) for part in parts
     ]
-    on_shelf.add_shelf(user_id, part_views, shelf_lookup.list_in_use_of(parts[0] if parts else None))
+    first = parts[0] if parts else None
+    on_shelf.add_shelf(user_id, part_views, shelf_lookup.list_in_use_of(first), shelf_lookup.others_listed(first))
 
     return {
         "query": query,
@@ -112,9 +114,9 @@ def _contains_all(column: sa.ColumnElement[str], word_count: int) -> list[sa.Col
 
 
 def _matching_parts(
-    vehicle: Vehicle, words: list[str], code: str, user_id: uuid.UUID | None
+    vehicle: Vehicle, words: list[str], code: str, user_id: uuid.UUID | None, shop_id: uuid.UUID | None
 ) -> tuple[list[sa.Row], dict[int, int]]:
-    """The vehicle's first PART_LIMIT + 1 matching parts (store.PART_COLUMNS, store.FIT_COLUMNS for `user_id`, his
+    """The vehicle's first PART_LIMIT + 1 matching parts (store.FIT_COLUMNS for `shop_id`, PART_COLUMNS, `user_id`'s
     list in use, a reference row's target) and the hit count of every leaf holding matches, in one statement
     (`_parts_statement`)."""
     by_code = len(code) >= MIN_CODE_LENGTH and any(char.isdigit() for char in code)
@@ -122,6 +124,7 @@ def _matching_parts(
     parameters = {
         "vehicle_id": vehicle.id,
         "user_id": user_id,
+        "shop_id": shop_id,
         "code": code,
         "code_pattern": _like(code),
         **{f"word{index}": _like(word) for index, word in enumerate(words)},

@@ -8,6 +8,7 @@ from flask_login import current_user
 from app.catalog.schemas import WhereUsed, WhereUsedQuery
 from app.catalog.where_used import services as where_used
 from app.core.openapi import documented
+from app.core.security import shop_role
 from app.core.validation import int_arg
 
 bp = Blueprint("catalog_where_used_api", __name__, url_prefix="/api/parts")
@@ -16,6 +17,7 @@ bp = Blueprint("catalog_where_used_api", __name__, url_prefix="/api/parts")
 # A path, so a code written with slashes ("N 910 455 01/02", sent as %2F or not) is still one; a code that starts
 # with a slash, or is empty, is no route (404).
 @bp.get("/<path:oem>/where-used", merge_slashes=False)
+@shop_role("clerk")
 @documented(WhereUsed, query=WhereUsedQuery, errors=(404,))
 def lookup(oem: str):
     """Every stored vehicle and picture carrying the OEM code (spaces, dashes and case ignored), or an OEM code the

@@ -14,7 +14,6 @@ of a brand the caller's plan covers; admins every one). Vehicles of other brands
 
 from __future__ import annotations
 
-import uuid
 from dataclasses import dataclass
 from typing import Any
 
@@ -62,12 +61,13 @@ def find(user: User, code: str, limit: int = DEFAULT_LIMIT, *, via_shelf: bool =
     opened = {row.brand for row in counts if _may_open(user, row.brand)}
     shown = [row for row in counts if row.brand in opened]
     every_brand = len(shown) == len(counts)
-    rows = _page(statements, code, opened, user.id, every_brand=every_brand, limit=limit) if shown else []
+    rows = _page(statements, code, opened, user, every_brand=every_brand, limit=limit) if shown else []
     trails = store.ancestor_trails(sorted({row[_LEAF_AT] for row in rows}))
     vehicle_count, part_count = sum(row.vehicles for row in shown), sum(row.parts for row in shown)
     vehicles = _vehicles(rows, trails)
     listed = [part for vehicle in vehicles for part in vehicle["parts"]]
-    on_shelf.add_shelf(user.id, listed, shelf_lookup.list_in_use_of(rows[0] if rows else None))
+    first = rows[0] if rows else None
+    on_shelf.add_shelf(user.id, listed, shelf_lookup.list_in_use_of(first), shelf_lookup.others_listed(first))
     return {
         "searchCode": code,
         "vehicles": vehicles,
@@ -79,12 +79,12 @@ def find(user: User, code: str, limit: int = DEFAULT_LIMIT, *, via_shelf: bool =
 
 
 def _page(
-    statements: _Statements, code: str, opened: set[int], user_id: uuid.UUID, *, every_brand: bool, limit: int
+    statements: _Statements, code: str, opened: set[int], user: User, *, every_brand: bool, limit: int
 ) -> list[sa.Row]:
     """The first `limit` rows carrying the code in vehicles of the `opened` brands, each with its fit for its vehicle
-    as `user_id` has it; without a brand filter when they are `every_brand` that carries it (an admin, a Full plan),
+    as `user`'s shop has it; without a brand filter when they are `every_brand` that carries it (an admin, a Full plan),
     the usual case."""
-    parameters = {"code": code, "limit": limit, "user_id": user_id}
+    parameters = {"code": code, "limit": limit, "user_id": user.id, "shop_id": user.shop_id}
     if not every_brand:
         return _rows(statements.rows_of_brands, {**parameters, "brands": sorted(opened)}).all()
     rows = _rows(statements.rows, parameters).all()

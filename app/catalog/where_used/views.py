@@ -18,11 +18,13 @@ from app.catalog.fit.presenters import with_fit
 from app.catalog.where_used import services as where_used
 from app.core.errors import ApiError
 from app.core.htmx import swappable, wants_fragment
+from app.core.security import shop_role
 
 bp = Blueprint("catalog_where_used", __name__, url_prefix="/vehicles/<int:vehicle_id>/parts")
 
 
 @bp.get("/<int:part_id>/where-used")
+@shop_role("clerk")
 def panel(vehicle_id: int, part_id: int):
     """The vehicles and pictures carrying the part's code: the row's panel (HTMX), else a page."""
     try:

@@ -16,7 +16,7 @@ from markupsafe import Markup
 from app.auth.guards import current_session
 from app.core.errors import ApiError, error_response
 from app.core.htmx import swappable, vary_on_htmx, wants_fragment
-from app.core.security import public
+from app.core.security import public, shop_role
 from app.vehicles.pairing import services
 from app.vehicles.pairing.throttles import create_throttle, poll_throttle
 
@@ -33,6 +33,7 @@ def _throttled(_error: RateLimitExceeded) -> Response:
 
 
 @bp.post("/vin/pairings")
+@shop_role("clerk")
 @create_throttle
 def create():
     """A new pairing for this page (also "Yeniden eşleştir"): the QR code of the phone's link, and the poll."""
@@ -44,6 +45,7 @@ def create():
 
 
 @bp.get("/vin/pairings/<pairing_id>")
+@shop_role("clerk")
 @poll_throttle
 def poll(pairing_id: str):
     """The PC's poll: nothing yet (204, the QR code stays), the VIN the phone sent (the page decodes it), or why not."""

@@ -6,6 +6,7 @@ from flask import Blueprint, jsonify, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from app.core.openapi import documented
+from app.core.security import shop_role
 from app.core.uploads import takes_upload
 from app.vehicles.scan import reader, services
 from app.vehicles.schemas import ScanAnswer, ScanForm
@@ -16,6 +17,7 @@ bp.register_error_handler(RequestEntityTooLarge, services.body_too_large)
 
 
 @bp.post("/scan")
+@shop_role("clerk")
 @takes_upload(reader.MAX_BYTES)
 @documented(
     ScanAnswer,
