@@ -18,6 +18,7 @@ from tests.support.payments import deliver, payments_of, sign_in_client, start_c
 TR = {"Accept-Language": "tr"}
 SEATS_URL = "/api/subscriptions/me/seats"
 
+
 def member_of(create_user, owner, role: str = "clerk", **overrides):
     """A member of `owner`'s shop (the fixture's user joins it after getting a shop of their own)."""
     return create_user(shop_id=owner.shop_id, shop_role=role, **overrides)

@@ -118,9 +118,7 @@ def test_a_member_who_deletes_their_account_leaves_their_work_to_the_shop(create
     assert [(item["id"], item["customer"]) for item in quotes] == [(quote_id, "Kalan Müşteri")]
 
 
-def test_the_last_owner_of_a_shop_with_members_keeps_their_account_until_another_owner_exists(
-    create_user, person
-):
+def test_the_last_owner_of_a_shop_with_members_keeps_their_account_until_another_owner_exists(create_user, person):
     owner_user = create_user(email="son-sahip@example.com", name="Son Sahip")
     shop_id = owner_user.shop_id
     partner = colleague(create_user, owner_user, "manager", email="ortak@example.com")
