@@ -75,7 +75,7 @@ def load_keys_with(loader: KeyLoader) -> None:
 
 def presented_key() -> str | None:
     """The key of an `Authorization: Bearer` header on an /api route that keys may reach, else None."""
-    header = request.headers.get("Authorization", "")
+    header = request.environ.get("HTTP_AUTHORIZATION", "")  # read on every /api request: no header normalising
     if header[: len(BEARER)].lower() != BEARER or not is_api_request():
         return None
     if request.path.startswith(INTERNAL_API_PREFIX):

@@ -135,5 +135,6 @@ def test_billing_rows_move_to_the_users_shop_with_seats_and_the_downgrade_keeps_
 
         assert sorted(rows("SELECT status FROM subscription")) == [("active",), ("expired",), ("pending",)]
         assert {as_uuid(user) for (user,) in rows("SELECT user_id FROM payment")} == {dealer, None}
+        db.session.remove()  # the reads' transaction holds SQLite's write lock, which the inspector's connection needs
         assert "seats" not in {column["name"] for column in sa.inspect(db.engine).get_columns("subscription")}
         db.session.remove()

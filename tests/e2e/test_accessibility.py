@@ -38,6 +38,7 @@ from app.notifications import delivery
 from app.notifications.local_mail import MailCatcher
 from app.notifications.models import OutboxEmail
 from app.notifications.services import send_email
+from app.shops.models import ShopInvitation
 from app.sources.sandbox.catalog import VIN_COROLLA, VIN_GOLF
 from app.vehicles.pairing import services as pairing
 from app.vehicles.race import IN_FLIGHT
@@ -405,6 +406,7 @@ def remove_seeded(app: Flask, dealer, admin_email: str) -> None:
         db.session.execute(sa.delete(Payment).where(Payment.user_id == dealer.id))
         db.session.execute(sa.delete(ChangelogEntry).where(ChangelogEntry.title == "Parça bağlantısı"))
         db.session.execute(sa.delete(OutboxEmail).where(OutboxEmail.to_address.in_([dealer.email, INVITED])))
+        db.session.execute(sa.delete(ShopInvitation).where(ShopInvitation.email == INVITED))
         db.session.execute(sa.delete(User).where(User.email == admin_email))
         db.session.commit()
         db.session.remove()

@@ -19,13 +19,13 @@ from playwright.sync_api import expect
 
 import worker
 from app.accounts.models import User
-from app.billing.models import Payment
 from app.core.loopback import LoopbackServer
 from app.extensions import db
 from app.notifications.local_mail import MailCatcher
 from app.notifications.models import OutboxEmail
 from app.shops.models import Shop
 from app.sources.sandbox.catalog import VIN_GOLF
+from app.vehicles.models import QueryLog
 from tests.e2e.test_leaf_layout import DESKTOP
 from tests.e2e.test_vehicle_page import open_branch
 from tests.e2e.test_vin_search import sign_in
@@ -63,10 +63,7 @@ def shop_server(make_app, upstreams, stripe_sandbox, tmp_path):
         STRIPE_API_BASE=stripe_sandbox.url,
         CHECKOUT_ORIGIN=stripe_sandbox.url,
     )
-    with committed_dealer(app) as owner:
-        with app.app_context():
-            shop_id = db.session.get(User, owner.id).shop_id
-            db.session.remove()
+    with committed_dealer(app) as owner:  # removes the shop with its members and everything in it
         server = LoopbackServer(app, name="live-server").start()
         app.config["BASE_URL"] = server.url  # the links in the mail and the checkout's return address
         stripe_sandbox.webhook_url = server.url + "/api/payments/card/webhook"
@@ -75,22 +72,20 @@ def shop_server(make_app, upstreams, stripe_sandbox, tmp_path):
         finally:
             server.stop()
             catcher.stop()
-            _remove_members(app, shop_id, owner.id)
-    with app.app_context():
-        db.session.execute(sa.delete(Shop).where(Shop.id == shop_id))  # its branches, lists, quotes, history
-        db.session.commit()
-        db.session.remove()
+            _remove_the_removed_clerk(app)
 
 
-def _remove_members(app, shop_id, owner_id) -> None:
+def _remove_the_removed_clerk(app) -> None:
+    """The clerk taken out of the shop, now in a one-person shop of his own; and the mail sent to the people."""
     with app.app_context():
         people = [MANAGER, CLERK_A, CLERK_B]
-        db.session.execute(sa.delete(Payment).where(Payment.shop_id == shop_id))
         db.session.execute(sa.delete(OutboxEmail).where(OutboxEmail.to_address.in_(people)))
-        moved = sa.select(User.shop_id).where(User.email.in_(people), User.shop_id != shop_id)
-        own_shops = list(db.session.scalars(moved))  # the removed clerk's new one-person shop
-        db.session.execute(sa.delete(User).where(User.email.in_(people)))
-        db.session.execute(sa.delete(Shop).where(Shop.id.in_(own_shops)))
+        removed = db.session.scalar(sa.select(User).where(User.email == CLERK_A))
+        if removed is not None:
+            shop_id = removed.shop_id
+            db.session.execute(sa.delete(QueryLog).where(QueryLog.shop_id == shop_id))
+            db.session.execute(sa.delete(User).where(User.id == removed.id))
+            db.session.execute(sa.delete(Shop).where(Shop.id == shop_id))
         db.session.commit()
         db.session.remove()
 
