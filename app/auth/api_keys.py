@@ -19,6 +19,7 @@ from app.accounts.models import SHOP_ROLES, User
 from app.core.errors import is_api_request
 
 BEARER = "bearer "
+AUTHORIZATION = "HTTP_AUTHORIZATION"  # the WSGI environ's name of the Authorization header (not a setting)
 INTERNAL_API_PREFIX = "/api/internal/"  # app.internal_admin.guard.URL_PREFIX lies under it (its own token)
 REQUEST_KEY = "api_key_principal"  # flask.g: the request's principal, or INVALID, once the header was read
 
@@ -75,7 +76,7 @@ def load_keys_with(loader: KeyLoader) -> None:
 
 def presented_key() -> str | None:
     """The key of an `Authorization: Bearer` header on an /api route that keys may reach, else None."""
-    header = request.environ.get("HTTP_AUTHORIZATION", "")  # read on every /api request: no header normalising
+    header = request.environ.get(AUTHORIZATION, "")  # read on every /api request: no header normalising
     if header[: len(BEARER)].lower() != BEARER or not is_api_request():
         return None
     if request.path.startswith(INTERNAL_API_PREFIX):
