@@ -14,6 +14,7 @@ from app.extensions import db
 ROLES = ("user", "admin")
 # A member's role in their shop, lowest first: each may do what the roles below it may.
 SHOP_ROLES = ("clerk", "manager", "owner")
+SHOP_RANK = {role: rank for rank, role in enumerate(SHOP_ROLES)}
 STATUSES = ("active", "suspended", "banned")
 
 
@@ -60,7 +61,7 @@ class User(db.Model):
 
     def has_shop_role(self, needed: str) -> bool:
         """Whether the member's role in their shop is `needed` or above it."""
-        return SHOP_ROLES.index(self.shop_role) >= SHOP_ROLES.index(needed)
+        return SHOP_RANK[self.shop_role] >= SHOP_RANK[needed]
 
     # Flask-Login's user protocol.
     is_authenticated = True

@@ -15,7 +15,7 @@ from typing import Any
 
 from flask import g, request
 
-from app.accounts.models import SHOP_ROLES, User
+from app.accounts.models import SHOP_RANK, User
 from app.core.errors import is_api_request
 
 BEARER = "bearer "
@@ -24,6 +24,7 @@ INTERNAL_API_PREFIX = "/api/internal/"  # app.internal_admin.guard.URL_PREFIX li
 REQUEST_KEY = "api_key_principal"  # flask.g: the request's principal, or INVALID, once the header was read
 
 INVALID = object()  # a Bearer header whose key is unknown, revoked or expired
+_UNREAD = object()
 
 
 class KeyPrincipal:
@@ -42,10 +43,10 @@ class KeyPrincipal:
 
     @property
     def shop_role(self) -> str:
-        return min(self.key_role, self._user.shop_role, key=SHOP_ROLES.index)
+        return min(self.key_role, self._user.shop_role, key=SHOP_RANK.__getitem__)
 
     def has_shop_role(self, needed: str) -> bool:
-        return SHOP_ROLES.index(self.shop_role) >= SHOP_ROLES.index(needed)
+        return SHOP_RANK[self.shop_role] >= SHOP_RANK[needed]
 
     @property
     def user(self) -> User:
@@ -86,14 +87,12 @@ def presented_key() -> str | None:
 
 def key_principal() -> KeyPrincipal | object | None:
     """The request's key principal, INVALID for a key that opens nothing, None when no key was presented (read once)."""
-    if REQUEST_KEY not in g:
+    principal = g.get(REQUEST_KEY, _UNREAD)  # one look into flask.g: this runs on every request, twice
+    if principal is _UNREAD:
         key = presented_key()
-        if key is None:
-            g.api_key_principal = None
-        else:
-            principal = _loaders[0](key) if _loaders and key else None
-            g.api_key_principal = principal or INVALID
-    return g.api_key_principal
+        principal = None if key is None else (_loaders[0](key) if _loaders and key else None) or INVALID
+        setattr(g, REQUEST_KEY, principal)
+    return principal
 
 
 def rate_limit_identity() -> str | None:

@@ -33,6 +33,7 @@ log = logging.getLogger(__name__)
 login_manager = LoginManager()
 
 View = TypeVar("View", bound=Callable[..., Any])
+_UNREAD = object()
 
 
 def allow_inactive(view: View) -> View:
@@ -44,9 +45,11 @@ def allow_inactive(view: View) -> View:
 def current_session() -> AuthSession | None:
     """The session row behind this request's cookie, if any (loaded once per request); none for a request made with a
     shop API key, which the key alone authenticates."""
-    if "auth_session" not in g:
-        g.auth_session = None if key_principal() is not None else find_live_session(request.cookies.get(COOKIE_NAME))
-    return g.auth_session
+    session = g.get("auth_session", _UNREAD)
+    if session is _UNREAD:
+        session = None if key_principal() is not None else find_live_session(request.cookies.get(COOKIE_NAME))
+        g.auth_session = session
+    return session
 
 
 @login_manager.request_loader
@@ -59,17 +62,19 @@ def _request_user() -> Any:
     """The request's user from its session cookie, put where Flask-Login's `current_user` looks first (`g._login_user`,
     as its own loader does): its loader would add only what this app does not use (signals, the session-protection
     hash of the address and user agent, the remember cookie) before asking `_load_user` above."""
-    if "_login_user" not in g:
+    user = g.get("_login_user")
+    if user is None:
         principal = key_principal()
         if principal is INVALID:
             g._login_user = login_manager.anonymous_user()
             raise ApiError("invalid_api_key", _("This API key is not valid: it is unknown, revoked or expired."), 401)
-        g._login_user = principal or _load_user(request) or login_manager.anonymous_user()
-    return g._login_user
+        user = g._login_user = principal or _load_user(request) or login_manager.anonymous_user()
+    return user
 
 
 def _view() -> Callable | None:
-    return current_app.view_functions.get(request.endpoint) if request.endpoint else None
+    endpoint = request.endpoint
+    return current_app.view_functions.get(endpoint) if endpoint else None
 
 
 def _unauthenticated() -> Response:
@@ -139,7 +144,8 @@ def undeclared_endpoints(app: Flask) -> list[str]:
 def _same_site(url: str) -> bool:
     # The site as a browser serialises an Origin (RFC 6454: the host in ASCII, punycode for a Turkish domain name);
     # `request.host_url` is an IRI, whose host werkzeug decodes to Unicode, and costs a URL rebuild per request.
-    site = f"{request.scheme}://{request.host}"
+    asked = request._get_current_object()  # type: ignore[attr-defined]
+    site = f"{asked.scheme}://{asked.host}"
     return url == site or url.startswith(site + "/")
 
 
@@ -172,9 +178,11 @@ def cookie_api_csrf_check() -> None:
     call came from. A cookie call with neither is refused: an old browser posts a form without Origin and a page can
     drop the Referer, and a client that is not a browser can always name the site.
     """
-    if not is_api_request() or request.method in SAFE_METHODS or COOKIE_NAME not in request.cookies:
+    asked = request._get_current_object()  # type: ignore[attr-defined] - one pass through the context proxy
+    if not is_api_request() or asked.method in SAFE_METHODS or COOKIE_NAME not in asked.cookies:
         return
-    origin = request.headers.get("Origin") or request.headers.get("Referer") or ""
+    headers = asked.headers
+    origin = headers.get("Origin") or headers.get("Referer") or ""
     if not _same_site(origin) or not _json_or_nothing():
         raise ApiError(
             "csrf_failed", _("Your form has expired or did not come from this site. Please reload the page."), 403

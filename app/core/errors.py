@@ -50,7 +50,8 @@ class ApiError(Exception):
 
 
 def is_api_request() -> bool:
-    return request.path == API_PREFIX or request.path.startswith(API_PREFIX + "/")
+    path = request.path  # read once: each read of `request` goes through its context proxy, on every request
+    return path == API_PREFIX or path.startswith(API_PREFIX + "/")
 
 
 def error_response(code: str, message: str, status: int, details: dict[str, Any] | None = None) -> Response:

@@ -112,7 +112,8 @@ class FixedPolicyTalisman(Talisman):
             hooks.remove(self._make_nonce)
 
     def _set_response_headers(self, response: Response) -> Response:
-        view = current_app.view_functions.get(request.endpoint) if request.endpoint else None
+        endpoint = request.endpoint
+        view = current_app.view_functions.get(endpoint) if endpoint else None
         if self.content_security_policy_nonce_in or hasattr(view, "talisman_view_options"):
             return super()._set_response_headers(response)
         if self._fixed is None:

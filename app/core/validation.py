@@ -191,9 +191,10 @@ def _strings(values: Iterable[tuple[str, Any]]) -> Iterable[str]:
 
 def refuse_unstorable_input() -> None:
     """Refuse a NUL or lone surrogate in the path, the query string or a posted form before any route reads it."""
-    sources = [request.args.items(multi=True), (request.view_args or {}).items()]
-    if request.mimetype in FORM_MIMETYPES:
-        sources.append(request.form.items(multi=True))
+    asked = request._get_current_object()  # type: ignore[attr-defined] - one pass through the context proxy
+    sources = [asked.args.items(multi=True), (asked.view_args or {}).items()]
+    if asked.mimetype in FORM_MIMETYPES:
+        sources.append(asked.form.items(multi=True))
     if any(UNSTORABLE.search(text) for source in sources for text in _strings(source)):
         raise _unstorable()
 
