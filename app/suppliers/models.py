@@ -1,0 +1,215 @@
+"""A shop's suppliers (distributors): their terms, their price lists and the numbers each line of a list answers to.
+
+A supplier's list is imported as the shop's stock list is (app.shelf): each file (uploaded, or pulled from the
+supplier's URL) is an import whose lines are written under its own id, and the supplier's active list
+(`SupplierActive`) points at it in one statement once it is complete, so the last good list stays in use until then,
+and when a pull or an import fails. The secret of a pulled list (a password or a token) is kept encrypted
+(app.suppliers.secrets) and never shown back.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from decimal import Decimal
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Mapped, mapped_column
+
+from app.core.db import JsonDocument, UTCDateTime, utcnow
+from app.extensions import db
+
+SOURCES = ("upload", "url")
+AUTH_KINDS = ("none", "basic", "token")
+IMPORT_STATUSES = ("uploaded", "importing", "done", "failed")
+IMPORT_ORIGINS = ("upload", "pull")
+# What a number is to its line: the supplier's own code, its OEM column, a number found in its OE text, its EAN.
+NUMBER_KINDS = ("own", "oem", "oe", "ean")
+
+
+def _member() -> Mapped[uuid.UUID | None]:
+    """Who made the row; kept by the shop when that member deletes their account (then null)."""
+    return mapped_column(sa.ForeignKey("user.id", ondelete="SET NULL"), index=True)
+
+
+def _shop() -> Mapped[uuid.UUID]:
+    """The shop the row belongs to: closing the shop deletes it."""
+    return mapped_column(sa.ForeignKey("shop.id", ondelete="CASCADE"), index=True)
+
+
+class Supplier(db.Model):
+    """A distributor a shop buys from, its terms and where its price list comes from."""
+
+    __tablename__ = "supplier"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    shop_id: Mapped[uuid.UUID] = _shop()
+    user_id: Mapped[uuid.UUID | None] = _member()
+    name: Mapped[str] = mapped_column(sa.String(120))
+    currency: Mapped[str] = mapped_column(sa.String(3), default="TRY")
+    discount_percent: Mapped[Decimal] = mapped_column(sa.Numeric(5, 2), default=Decimal(0))
+    delivery_promise: Mapped[str | None] = mapped_column(sa.String(200))
+    order_cutoff: Mapped[str | None] = mapped_column(sa.String(5))  # "14:00", Istanbul time
+    order_email: Mapped[str | None] = mapped_column(sa.String(254))
+    source: Mapped[str] = mapped_column(sa.String(6), default="upload")
+    url: Mapped[str | None] = mapped_column(sa.String(2000))
+    auth_kind: Mapped[str] = mapped_column(sa.String(5), default="none")
+    auth_user: Mapped[str | None] = mapped_column(sa.String(200))  # basic auth's user name
+    auth_header: Mapped[str | None] = mapped_column(sa.String(100))  # the token's header name
+    auth_secret: Mapped[str | None] = mapped_column(sa.Text)  # the password or token, Fernet-encrypted
+    pull_interval_minutes: Mapped[int | None]
+    last_refreshed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    last_pull_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    last_pull_error: Mapped[str | None] = mapped_column(sa.String(300))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
+
+    __table_args__ = (
+        sa.UniqueConstraint("shop_id", "name", name="uq_supplier_shop_id_name"),
+        sa.CheckConstraint(f"source IN {SOURCES}", name="source"),
+        sa.CheckConstraint(f"auth_kind IN {AUTH_KINDS}", name="auth_kind"),
+    )
+
+    def __repr__(self) -> str:
+        return f"<Supplier {self.id} {self.name!r}>"
+
+
+class SupplierBrandDiscount(db.Model):
+    """A supplier's discount on one brand, in place of its general discount."""
+
+    __tablename__ = "supplier_brand_discount"
+
+    supplier_id: Mapped[int] = mapped_column(sa.ForeignKey("supplier.id", ondelete="CASCADE"), primary_key=True)
+    brand_key: Mapped[str] = mapped_column(sa.String(80), primary_key=True)  # folded (app.core.text.fold)
+    brand: Mapped[str] = mapped_column(sa.String(80))  # as the manager wrote it
+    discount_percent: Mapped[Decimal] = mapped_column(sa.Numeric(5, 2))
+    user_id: Mapped[uuid.UUID | None] = _member()
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    def __repr__(self) -> str:
+        return f"<SupplierBrandDiscount {self.supplier_id} {self.brand!r} {self.discount_percent}>"
+
+
+class SupplierImport(db.Model):
+    """One file of a supplier's list, uploaded or pulled; `errors` keeps the first row errors as [line, reason]."""
+
+    __tablename__ = "supplier_import"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    shop_id: Mapped[uuid.UUID] = _shop()
+    supplier_id: Mapped[int] = mapped_column(sa.ForeignKey("supplier.id", ondelete="CASCADE"), index=True)
+    user_id: Mapped[uuid.UUID | None] = _member()
+    origin: Mapped[str] = mapped_column(sa.String(6), default="upload")
+    filename: Mapped[str] = mapped_column(sa.String(255))
+    file_kind: Mapped[str] = mapped_column(sa.String(5))  # csv, xlsx or xml
+    size_bytes: Mapped[int] = mapped_column(default=0)
+    status: Mapped[str] = mapped_column(sa.String(12), default="uploaded")
+    mapping: Mapped[dict[str, Any] | None] = mapped_column(JsonDocument)
+    rows_total: Mapped[int] = mapped_column(default=0)
+    rows_done: Mapped[int] = mapped_column(default=0)
+    rows_imported: Mapped[int] = mapped_column(default=0)
+    rows_failed: Mapped[int] = mapped_column(default=0)
+    errors: Mapped[list[Any]] = mapped_column(JsonDocument, default=list)
+    message: Mapped[str | None] = mapped_column(sa.String(300))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    started_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+    __table_args__ = (
+        sa.CheckConstraint(f"status IN {IMPORT_STATUSES}", name="status"),
+        sa.CheckConstraint(f"origin IN {IMPORT_ORIGINS}", name="origin"),
+        # One import running per supplier, whatever the races of two starts (app.suppliers.imports.start).
+        sa.Index(
+            "uq_supplier_import_one_importing_per_supplier",
+            "supplier_id",
+            unique=True,
+            sqlite_where=sa.text("status = 'importing'"),
+            postgresql_where=sa.text("status = 'importing'"),
+        ),
+    )
+
+    def __repr__(self) -> str:
+        return f"<SupplierImport {self.id} {self.status}>"
+
+
+class SupplierUpload(db.Model):
+    """The file's bytes, private to the shop (never in the public object storage), kept until its import ends."""
+
+    __tablename__ = "supplier_upload"
+
+    import_id: Mapped[int] = mapped_column(sa.ForeignKey("supplier_import.id", ondelete="CASCADE"), primary_key=True)
+    data: Mapped[bytes] = mapped_column(sa.LargeBinary)
+
+    def __repr__(self) -> str:
+        return f"<SupplierUpload {self.import_id}>"
+
+
+class SupplierActive(db.Model):
+    """Which import is a supplier's list in use."""
+
+    __tablename__ = "supplier_active"
+
+    supplier_id: Mapped[int] = mapped_column(sa.ForeignKey("supplier.id", ondelete="CASCADE"), primary_key=True)
+    shop_id: Mapped[uuid.UUID] = _shop()
+    import_id: Mapped[int] = mapped_column(sa.ForeignKey("supplier_import.id", ondelete="CASCADE"))
+    activated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    def __repr__(self) -> str:
+        return f"<SupplierActive {self.supplier_id} {self.import_id}>"
+
+
+class SupplierMapping(db.Model):
+    """The column mapping chosen last for a supplier's list, offered for its next file and used by its pulls."""
+
+    __tablename__ = "supplier_mapping"
+
+    supplier_id: Mapped[int] = mapped_column(sa.ForeignKey("supplier.id", ondelete="CASCADE"), primary_key=True)
+    mapping: Mapped[dict[str, Any]] = mapped_column(JsonDocument)
+    user_id: Mapped[uuid.UUID | None] = _member()
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
+
+    def __repr__(self) -> str:
+        return f"<SupplierMapping {self.supplier_id}>"
+
+
+class SupplierLine(db.Model):
+    """One line of a supplier's list as imported (numbers as the supplier wrote them; `line` is the file's line)."""
+
+    __tablename__ = "supplier_line"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    import_id: Mapped[int] = mapped_column(sa.ForeignKey("supplier_import.id", ondelete="CASCADE"), index=True)
+    line: Mapped[int]
+    own_code: Mapped[str | None] = mapped_column(sa.String(60))
+    brand: Mapped[str | None] = mapped_column(sa.String(80))
+    name: Mapped[str | None] = mapped_column(sa.String(300))
+    price: Mapped[Decimal | None] = mapped_column(sa.Numeric(14, 2))
+    currency: Mapped[str] = mapped_column(sa.String(3), default="TRY")
+    stock: Mapped[int | None]  # a count; null when the list says none or only words
+    stock_text: Mapped[str | None] = mapped_column(sa.String(40))  # "Var", "Yok", "10+" as written
+    ean: Mapped[str | None] = mapped_column(sa.String(20))  # a valid GTIN, normalised
+    oem_code: Mapped[str | None] = mapped_column(sa.String(60))
+    oe_text: Mapped[str | None] = mapped_column(sa.String(1000))
+
+    def __repr__(self) -> str:
+        return f"<SupplierLine {self.id} {self.own_code!r}>"
+
+
+class SupplierNumber(db.Model):
+    """A number a line answers to, by its folded key (app.core.text.fold_code)."""
+
+    __tablename__ = "supplier_number"
+
+    line_id: Mapped[int] = mapped_column(sa.ForeignKey("supplier_line.id", ondelete="CASCADE"), primary_key=True)
+    kind: Mapped[str] = mapped_column(sa.String(5), primary_key=True)
+    key: Mapped[str] = mapped_column(sa.String(60), primary_key=True)
+    import_id: Mapped[int] = mapped_column(sa.ForeignKey("supplier_import.id", ondelete="CASCADE"))
+
+    __table_args__ = (
+        sa.Index("ix_supplier_number_import_id_key", "import_id", "key"),
+        sa.CheckConstraint(f"kind IN {NUMBER_KINDS}", name="kind"),
+    )
+
+    def __repr__(self) -> str:
+        return f"<SupplierNumber {self.line_id} {self.kind} {self.key}>"
