@@ -284,6 +284,10 @@ def from_env(environ: os._Environ[str] | dict[str, str] | None = None) -> dict:
         "OEM_COPY_RATE_LIMIT": env.get("OEM_COPY_RATE_LIMIT", "120 per minute;2000 per day"),
         "REFERRAL_INVITE_RATE_LIMIT": env.get("REFERRAL_INVITE_RATE_LIMIT", "10 per hour;30 per day"),
         "SHELF_UPLOAD_RATE_LIMIT": env.get("SHELF_UPLOAD_RATE_LIMIT", "6 per minute;60 per day"),
+        "SUPPLIER_UPLOAD_RATE_LIMIT": env.get("SUPPLIER_UPLOAD_RATE_LIMIT", "6 per minute;60 per day"),
+        # Pulling a supplier's list from a private, loopback or link-local address (SSRF): off in production unless
+        # set; on in development and tests, where the sandbox distributors answer on 127.0.0.1.
+        "SUPPLIER_PULL_ALLOW_PRIVATE": _flag(env.get("SUPPLIER_PULL_ALLOW_PRIVATE"), default=not production),
         "CATALOG_PROGRESS_RATE_LIMIT": env.get("CATALOG_PROGRESS_RATE_LIMIT", "120 per minute"),
         # VIN-less browsing reads its lists live: each upstream call's timeout and its retries on another proxy.
         "BROWSE_UPSTREAM_TIMEOUT_MS": int(env.get("BROWSE_UPSTREAM_TIMEOUT_MS", "5000") or 5000),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
@@ -17,53 +18,72 @@ from sqlalchemy.engine import Connection
 from app.shelf.models import ShelfItem, ShelfNumber
 from app.shelf.rows import Item
 
-ITEMS = ShelfItem.__table__
-NUMBERS = ShelfNumber.__table__
-ITEM_COLUMNS = (
-    "import_id",
-    "line",
-    "oem_code",
-    "own_code",
-    "brand",
-    "name",
-    "price",
-    "currency",
-    "stock",
-    "replaced_by",
+
+@dataclass(frozen=True)
+class ListTables:
+    """Where a list's rows go: the items' table and the columns an item's values fill, and the numbers' table, whose
+    first column names the item (the supplier lists write theirs through the same code, app.suppliers)."""
+
+    items: sa.Table
+    item_columns: tuple[str, ...]
+    numbers: sa.Table
+
+    @property
+    def number_columns(self) -> tuple[str, ...]:
+        return (self.numbers.c[0].name, "kind", "key", "import_id")
+
+
+SHELF_TABLES = ListTables(
+    items=ShelfItem.__table__,
+    item_columns=(
+        "import_id",
+        "line",
+        "oem_code",
+        "own_code",
+        "brand",
+        "name",
+        "price",
+        "currency",
+        "stock",
+        "replaced_by",
+    ),
+    numbers=ShelfNumber.__table__,
 )
-NUMBER_COLUMNS = ("item_id", "kind", "key", "import_id")
 _COPY_ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
 
 
-def insert_items(connection: Connection, import_id: int, batch: Sequence[Item]) -> None:
+def insert_items(
+    connection: Connection, import_id: int, batch: Sequence[Item], tables: ListTables = SHELF_TABLES
+) -> None:
     """Insert the batch's items and every number they answer to."""
     if not batch:
         return
+    items, numbers_table = tables.items, tables.numbers
     rows = [{"import_id": import_id, **item.values} for item in batch]
     if connection.dialect.name == "postgresql":
-        ids = _postgres_ids(connection, len(batch))
-        _copy(
-            connection, ITEMS.name, ("id", *ITEM_COLUMNS), ({"id": i, **row} for i, row in zip(ids, rows, strict=True))
-        )
+        ids = _postgres_ids(connection, items.name, len(batch))
+        with_ids = ({"id": i, **row} for i, row in zip(ids, rows, strict=True))
+        _copy(connection, items.name, ("id", *tables.item_columns), with_ids)
     else:
-        statement = sa.insert(ITEMS).returning(ITEMS.c.id, sort_by_parameter_order=True)
+        statement = sa.insert(items).returning(items.c.id, sort_by_parameter_order=True)
         ids = list(connection.execute(statement, rows).scalars())
+    item_column = tables.number_columns[0]
     numbers = [
-        {"item_id": item_id, "kind": kind, "key": key, "import_id": import_id}
+        {item_column: item_id, "kind": kind, "key": key, "import_id": import_id}
         for item_id, item in zip(ids, batch, strict=True)
         for kind, key in item.numbers
     ]
     if not numbers:
         return
     if connection.dialect.name == "postgresql":
-        _copy(connection, NUMBERS.name, NUMBER_COLUMNS, numbers)
+        _copy(connection, numbers_table.name, tables.number_columns, numbers)
     else:
-        connection.execute(sa.insert(NUMBERS), numbers)
+        connection.execute(sa.insert(numbers_table), numbers)
 
 
-def _postgres_ids(connection: Connection, count: int) -> list[int]:
+def _postgres_ids(connection: Connection, table: str, count: int) -> list[int]:
     query = sa.text("SELECT nextval(pg_get_serial_sequence(:table, 'id')) FROM generate_series(1, :count)")
-    return list(connection.execute(query, {"table": ITEMS.name, "count": count}).scalars())
+    return list(connection.execute(query, {"table": table, "count": count}).scalars())
 
 
 def _copy(connection: Connection, table: str, columns: Sequence[str], rows: Iterable[dict[str, Any]]) -> None:

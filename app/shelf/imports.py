@@ -215,26 +215,28 @@ def _column(value: Any, columns: int) -> int | None:
     return value
 
 
-def checked_mapping(raw: Mapping[str, Any], columns: int) -> dict[str, Any]:
-    """A mapping of fields to column indexes (0-based) checked against the file: known fields, existing columns, and
-    an OEM number or own code column."""
-    unknown = set(raw) - set(reading.FIELDS)
+def checked_mapping(raw: Mapping[str, Any], columns: int, fields: tuple[str, ...] = reading.FIELDS) -> dict[str, Any]:
+    """A mapping of fields to column indexes (0-based) checked against the file: known fields (the shelf's, or the
+    ones given: a supplier's list has its own), existing columns, and an OEM number or own code column."""
+    unknown = set(raw) - set(fields)
     if unknown:
         raise ApiError(
             "invalid_mapping", _("The mapping has unknown fields: %(names)s.", names=", ".join(sorted(unknown)))
         )
-    mapping: dict[str, Any] = {field: _column(raw.get(field), columns) for field in reading.SCALAR_FIELDS}
-    aftermarket = raw.get("aftermarket") or []
+    mapping: dict[str, Any] = {field: _column(raw.get(field), columns) for field in fields if field != "aftermarket"}
+    if "aftermarket" in fields:
+        mapping["aftermarket"] = _aftermarket_columns(raw.get("aftermarket") or [], columns)
+    if mapping["oem"] is None and mapping["own_code"] is None:
+        raise ApiError("mapping_needs_number", _("Choose the column of the OEM number or of your own code."), 400)
+    return mapping
+
+
+def _aftermarket_columns(aftermarket: Any, columns: int) -> list[int]:
     if not isinstance(aftermarket, list):
         aftermarket = [aftermarket]
     if len(aftermarket) > MAX_AFTERMARKET_COLUMNS:
         raise ApiError("invalid_mapping", _("At most 20 aftermarket number columns."), 400)
-    mapping["aftermarket"] = sorted(
-        {column for column in (_column(v, columns) for v in aftermarket) if column is not None}
-    )
-    if mapping["oem"] is None and mapping["own_code"] is None:
-        raise ApiError("mapping_needs_number", _("Choose the column of the OEM number or of your own code."), 400)
-    return mapping
+    return sorted({column for column in (_column(v, columns) for v in aftermarket) if column is not None})
 
 
 def start(member: User, record: ShelfImport, raw_mapping: Mapping[str, Any]) -> ShelfImport:

@@ -14,14 +14,14 @@ import io
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from itertools import islice
+from itertools import chain, islice
 from typing import Any
 
 from flask_babel import gettext as _
 
 from app.core.errors import ApiError
 from app.core.text import fold, fold_code
-from app.shelf import xlsx
+from app.shelf import xlsx, xmlrows
 
 HEADER_SCAN_ROWS = 30
 PREVIEW_ROWS = 20
@@ -137,12 +137,15 @@ def refusal(code: str, message: str, status: int = 422) -> ApiError:
     return ApiError(code, message, status)
 
 
-def file_kind(filename: str, data: bytes) -> str:
-    """csv or xlsx, by content first (a renamed file is read as what it is); anything else is refused."""
+def file_kind(filename: str, data: bytes, *, xml: bool = False) -> str:
+    """csv or xlsx (or xml when taken), by content first (a renamed file is read as what it is); anything else is
+    refused."""
     if not data.strip():
         raise refusal("empty_file", _("The file is empty."), 400)
     if data.startswith(ZIP_MAGIC):
         return "xlsx"
+    if xml and xmlrows.looks_like_xml(data):
+        return "xml"
     if data.startswith(OLE_MAGIC) or filename.lower().endswith(".xls"):
         raise refusal("old_excel", _("Excel 97-2003 (.xls) files are not read: save the list as .xlsx or CSV."))
     if b"\x00" in data[:65536]:
@@ -152,7 +155,18 @@ def file_kind(filename: str, data: bytes) -> str:
 
 def read_rows(data: bytes, kind: str) -> Iterator[list[str]]:
     """Every row of the file as text cells (at most MAX_COLUMNS), blank rows included so line numbers hold."""
+    if kind == "xml":
+        return (_trimmed(row[:MAX_COLUMNS]) for row in xmlrows.rows(data))
     return _xlsx_rows(data) if kind == "xlsx" else _csv_rows(data)
+
+
+def data_rows(data: bytes, kind: str) -> Iterator[tuple[int, list[str]]]:
+    """The rows after the header (as the preview found it), with their line numbers in the file (1-based)."""
+    rows = read_rows(data, kind)
+    head = list(islice(rows, HEADER_SCAN_ROWS))
+    header_row = find_header(head)
+    first = header_row + 1 if header_row is not None else 0
+    return enumerate(chain(head[first:], rows), start=first + 1)
 
 
 # --- CSV ---------------------------------------------------------------------------------------------------------

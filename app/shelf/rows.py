@@ -51,17 +51,17 @@ def row_reason(code: str) -> str:
     return str(ROW_ERRORS.get(code, code))
 
 
-def _cell(row: list[str], column: int | None) -> str:
+def cell_of(row: list[str], column: int | None) -> str:
     return row[column].strip() if column is not None and column < len(row) else ""
 
 
-def _limited(text: str, length: int) -> str | None:
+def limited(text: str, length: int) -> str | None:
     if len(text) > length:
         raise RowError("too_long")
     return text or None
 
 
-def _price(text: str) -> Decimal | None:
+def price_of(text: str) -> Decimal | None:
     try:
         price = parse_number(text)
     except (ValueError, ArithmeticError):
@@ -75,7 +75,7 @@ def _price(text: str) -> Decimal | None:
     return price.quantize(CENT, rounding=ROUND_HALF_UP)
 
 
-def _stock(text: str) -> int | None:
+def stock_of(text: str) -> int | None:
     try:
         stock = parse_number(text)
     except (ValueError, ArithmeticError):
@@ -91,7 +91,7 @@ def _stock(text: str) -> int | None:
     return int(stock)
 
 
-def _currency(text: str, price_text: str) -> str:
+def currency_for(text: str, price_text: str) -> str:
     if text:
         code = currency_of(text)
         if code is None:
@@ -104,27 +104,27 @@ def item_from_row(row: list[str], mapping: dict[str, Any], line: int) -> Item | 
     """The item a row holds (None for a blank row); RowError with the reason when it cannot be imported."""
     if not any(row):
         return None
-    oem = _limited(_cell(row, mapping.get("oem")), CODE_LENGTH)
-    own = _limited(_cell(row, mapping.get("own_code")), CODE_LENGTH)
+    oem = limited(cell_of(row, mapping.get("oem")), CODE_LENGTH)
+    own = limited(cell_of(row, mapping.get("own_code")), CODE_LENGTH)
     if not (oem and fold_code(oem)) and not (own and fold_code(own)):
         raise RowError("no_number")
-    price_text = _cell(row, mapping.get("price"))
-    replaced_by = _limited(_cell(row, mapping.get("replaced_by")), CODE_LENGTH)
+    price_text = cell_of(row, mapping.get("price"))
+    replaced_by = limited(cell_of(row, mapping.get("replaced_by")), CODE_LENGTH)
     item = Item(
         values={
             "line": line,
             "oem_code": oem,
             "own_code": own,
-            "brand": _limited(_cell(row, mapping.get("brand")), BRAND_LENGTH),
-            "name": _limited(_cell(row, mapping.get("name")), NAME_LENGTH),
-            "price": _price(price_text),
-            "currency": _currency(_cell(row, mapping.get("currency")), price_text),
-            "stock": _stock(_cell(row, mapping.get("stock"))),
+            "brand": limited(cell_of(row, mapping.get("brand")), BRAND_LENGTH),
+            "name": limited(cell_of(row, mapping.get("name")), NAME_LENGTH),
+            "price": price_of(price_text),
+            "currency": currency_for(cell_of(row, mapping.get("currency")), price_text),
+            "stock": stock_of(cell_of(row, mapping.get("stock"))),
             "replaced_by": replaced_by,
         }
     )
     aftermarket = [
-        number for column in mapping.get("aftermarket") or () for number in split_numbers(_cell(row, column))
+        number for column in mapping.get("aftermarket") or () for number in split_numbers(cell_of(row, column))
     ]
     numbers = [("oem", oem), ("own", own), ("successor", replaced_by), *(("aftermarket", n) for n in aftermarket)]
     seen: set[tuple[str, str]] = set()

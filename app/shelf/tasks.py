@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Iterator
-from itertools import chain, islice
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
 
 import sqlalchemy as sa
 from flask_babel import format_decimal
@@ -24,7 +26,7 @@ from app.core.db import utcnow
 from app.core.errors import ApiError
 from app.extensions import db
 from app.shelf import reading
-from app.shelf.bulk import insert_items
+from app.shelf.bulk import SHELF_TABLES, ListTables, insert_items
 from app.shelf.models import ShelfActive, ShelfImport, ShelfItem, ShelfNumber, ShelfUpload
 from app.shelf.rows import Item, RowError, item_from_row
 
@@ -40,61 +42,73 @@ class TooManyRowsError(Exception):
     """The file has more rows than a list may have: none of it is used."""
 
 
+@dataclass(frozen=True)
+class ListStore:
+    """A kind of list's tables: its imports, their private files, its rows and their numbers (the shelf's here, a
+    supplier's in app.suppliers, imported by the same run)."""
+
+    name: str
+    imports: Any
+    uploads: Any
+    items: Any
+    numbers: Any
+    tables: ListTables
+
+
+SHELF = ListStore("shelf", ShelfImport, ShelfUpload, ShelfItem, ShelfNumber, SHELF_TABLES)
+RowParser = Callable[[list[str], int], Item | None]
+
+
 def import_list(import_id: int) -> str:
     """Import a mapped upload and make it the dealer's list; returns what became of it."""
-    record = db.session.get(ShelfImport, import_id)
+    return run_import(SHELF, import_id, lambda mapping: partial(_shelf_item, mapping), _activate)
+
+
+def _shelf_item(mapping: dict, row: list[str], line: int) -> Item | None:
+    return item_from_row(row, mapping, line)
+
+
+def run_import(
+    store: ListStore, import_id: int, parser_for: Callable[[dict], RowParser], activate: Callable[[int], str]
+) -> str:
+    """Import a mapped file's rows under its import's id, then `activate` it; on any error fail it, leaving the list
+    in use as it was. A run after a crash starts over; a second run of a finished import does nothing."""
+    record = db.session.get(store.imports, import_id)
     if record is None or record.status != "importing":
         return "skipped"  # unknown, not yet mapped, or finished by an earlier run
-    upload = db.session.get(ShelfUpload, import_id)
+    upload = db.session.get(store.uploads, import_id)
     if upload is None:
-        return fail_import(import_id, _("The uploaded file is no longer there. Please upload it again."))
-    shop_id, branch_id, data, kind, mapping = (
-        record.shop_id,
-        record.branch_id,
-        upload.data,
-        record.file_kind,
-        dict(record.mapping or {}),
-    )
+        return fail_import(import_id, _("The uploaded file is no longer there. Please upload it again."), store)
+    data, kind, mapping = upload.data, record.file_kind, dict(record.mapping or {})
     db.session.expunge(upload)  # the bytes stay in hand, not in the session's identity map at each commit
-    _delete_rows([import_id])  # a crashed run's rows: start over
+    delete_rows([import_id], store)  # a crashed run's rows: start over
     record.rows_done = record.rows_imported = record.rows_failed = 0
     record.errors = []
     record.message = None
     db.session.commit()
     try:
-        _write_rows(import_id, data, kind, mapping)
+        write_rows(store, import_id, reading.data_rows(data, kind), parser_for(mapping))
     except TooManyRowsError:
-        return fail_import(
-            import_id, _("The list has more than %(rows)s rows: nothing was imported.", rows=format_decimal(MAX_ROWS))
-        )
+        message = _("The list has more than %(rows)s rows: nothing was imported.", rows=format_decimal(MAX_ROWS))
+        return fail_import(import_id, message, store)
     except ApiError as refusal:
-        return fail_import(import_id, refusal.message)
+        return fail_import(import_id, refusal.message, store)
     except Exception:
-        log.exception("shelf import %s failed", import_id)
-        return fail_import(
-            import_id, _("The list could not be imported because of an error on our side. Please try again.")
-        )
-    outcome = _activate(import_id, shop_id, branch_id)
-    _delete_replaced(branch_id)
-    return outcome
+        log.exception("%s import %s failed", store.name, import_id)
+        message = _("The list could not be imported because of an error on our side. Please try again.")
+        return fail_import(import_id, message, store)
+    return activate(import_id)
 
 
-def _data_rows(data: bytes, kind: str) -> Iterator[tuple[int, list[str]]]:
-    """The rows after the header (as the preview found it), with their line numbers in the file (1-based)."""
-    rows = reading.read_rows(data, kind)
-    head = list(islice(rows, reading.HEADER_SCAN_ROWS))
-    header_row = reading.find_header(head)
-    first = header_row + 1 if header_row is not None else 0
-    return enumerate(chain(head[first:], rows), start=first + 1)
-
-
-def _write_rows(import_id: int, data: bytes, kind: str, mapping: dict) -> None:
+def write_rows(store: ListStore, import_id: int, rows: Iterable[tuple[int, list[str]]], parse: RowParser) -> None:
+    """Write the rows parse makes of the file in batches, each committed with the progress; a row it refuses is
+    counted and its first errors kept by line."""
     batch: list[Item] = []
     errors: list[list] = []
     done = failed = imported = 0
-    for line, row in _data_rows(data, kind):
+    for line, row in rows:
         try:
-            item = item_from_row(row, mapping, line)
+            item = parse(row, line)
         except RowError as error:
             item = None
             failed += 1
@@ -108,23 +122,30 @@ def _write_rows(import_id: int, data: bytes, kind: str, mapping: dict) -> None:
         if done > MAX_ROWS:
             raise TooManyRowsError
         if len(batch) >= BATCH_ROWS:
-            imported += _insert(import_id, batch)
+            imported += _insert(import_id, batch, store=store)
             batch = []
-            _record_progress(import_id, done, imported, failed, errors)
-    imported += _insert(import_id, batch)
-    _record_progress(import_id, done, imported, failed, errors, finished=True)
+            _record_progress(import_id, done, imported, failed, errors, store=store)
+    imported += _insert(import_id, batch, store=store)
+    _record_progress(import_id, done, imported, failed, errors, finished=True, store=store)
 
 
-def _insert(import_id: int, batch: list[Item]) -> int:
-    insert_items(db.session.connection(), import_id, batch)
+def _insert(import_id: int, batch: list[Item], *, store: ListStore) -> int:
+    insert_items(db.session.connection(), import_id, batch, store.tables)
     return len(batch)
 
 
 def _record_progress(
-    import_id: int, done: int, imported: int, failed: int, errors: list[list], *, finished: bool = False
+    import_id: int,
+    done: int,
+    imported: int,
+    failed: int,
+    errors: list[list],
+    *,
+    finished: bool = False,
+    store: ListStore,
 ) -> None:
     """Commit the batch with the counts, so a poll of the page sees them."""
-    record = db.session.get(ShelfImport, import_id)
+    record = db.session.get(store.imports, import_id)
     record.rows_done, record.rows_imported, record.rows_failed = done, imported, failed
     record.errors = list(errors)
     if finished or done > record.rows_total:
@@ -132,10 +153,18 @@ def _record_progress(
     db.session.commit()
 
 
-def _activate(import_id: int, shop_id: uuid.UUID, branch_id: int) -> str:
+def _activate(import_id: int) -> str:
     """The switch, in one transaction: the branch's list is this import, done, its file deleted. Both writes are
     conditional, so a late run never wins: an import no longer importing (failed by the sweep, finished by another
-    run) stays as it is, and one older than the list in use never replaces it (newer means uploaded later)."""
+    run) stays as it is, and one older than the list in use never replaces it (newer means uploaded later). Then the
+    rows of the list it replaced go."""
+    record = db.session.get(ShelfImport, import_id)
+    outcome = _switch(import_id, record.shop_id, record.branch_id)
+    _delete_replaced(record.branch_id)
+    return outcome
+
+
+def _switch(import_id: int, shop_id: uuid.UUID, branch_id: int) -> str:
     now = utcnow()
     finished = db.session.execute(
         sa.update(ShelfImport)
@@ -162,19 +191,20 @@ def _activate(import_id: int, shop_id: uuid.UUID, branch_id: int) -> str:
     return "done"
 
 
-def fail_import(import_id: int, message: str) -> str:
-    """The import failed: nothing of it stays (rows, file); the dealer's list in use is untouched. An import no
-    longer importing (another run finished it meanwhile) is left as it is."""
+def fail_import(import_id: int, message: str, store: ListStore = SHELF) -> str:
+    """The import failed: nothing of it stays (rows, file); the list in use is untouched. An import no longer
+    importing (another run finished it meanwhile) is left as it is."""
     db.session.rollback()
+    imports = store.imports
     failed = db.session.execute(
-        sa.update(ShelfImport)
-        .where(ShelfImport.id == import_id, ShelfImport.status == "importing")
+        sa.update(imports)
+        .where(imports.id == import_id, imports.status == "importing")
         .values(status="failed", message=message[:MESSAGE_LENGTH], finished_at=utcnow())
         .execution_options(synchronize_session=False)
     )
     if failed.rowcount:
-        _delete_rows([import_id])
-        db.session.execute(sa.delete(ShelfUpload).where(ShelfUpload.import_id == import_id))
+        delete_rows([import_id], store)
+        db.session.execute(sa.delete(store.uploads).where(store.uploads.import_id == import_id))
     db.session.commit()
     return "failed"
 
@@ -186,11 +216,11 @@ def _delete_replaced(branch_id: int) -> None:
     stale = sa.select(ShelfImport.id).where(
         ShelfImport.branch_id == branch_id, ShelfImport.status.in_(("done", "failed")), ShelfImport.id != active
     )
-    _delete_rows(stale)
+    delete_rows(stale)
     db.session.commit()
 
 
-def _delete_rows(import_ids: list[int] | sa.Select) -> None:
+def delete_rows(import_ids: list[int] | sa.Select, store: ListStore = SHELF) -> None:
     """Numbers first: SQLite does not cascade the items' deletion to them."""
-    db.session.execute(sa.delete(ShelfNumber).where(ShelfNumber.import_id.in_(import_ids)))
-    db.session.execute(sa.delete(ShelfItem).where(ShelfItem.import_id.in_(import_ids)))
+    db.session.execute(sa.delete(store.numbers).where(store.numbers.import_id.in_(import_ids)))
+    db.session.execute(sa.delete(store.items).where(store.items.import_id.in_(import_ids)))

@@ -91,10 +91,10 @@ def test_an_unexpected_error_fails_the_import_and_keeps_the_old_list(client, dea
     inserted = tasks._insert
     calls = iter(range(100))
 
-    def crash_on_third(import_id, batch):
+    def crash_on_third(import_id, batch, **store):
         if next(calls) == 2:
             raise RuntimeError("disk full")
-        return inserted(import_id, batch)
+        return inserted(import_id, batch, **store)
 
     monkeypatch.setattr(tasks, "_insert", crash_on_third)
 
