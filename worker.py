@@ -37,6 +37,8 @@ SCHEDULE = [
     Periodic(job_id="email-sweep", cron="* * * * *", func="app.notifications.tasks.sweep_outbox", queue="email"),
     # Shelf imports whose job Redis lost are queued again within minutes; one stranded for hours fails, and says so.
     Periodic(job_id="shelf-import-sweep", cron="* * * * *", func="app.shelf.recovery.sweep"),
+    # Suppliers' lists pulled from their URLs when due (one job per supplier at a time: its job id).
+    Periodic(job_id="supplier-pull-sweep", cron="*/5 * * * *", func="app.suppliers.pulls.sweep"),
     # Part rows stored before the fit rules in force (a migration marked them) get their answer: the fit-recompute jobs.
     Periodic(job_id="fit-recompute-sweep", cron="*/5 * * * *", func="app.catalog.fit.recompute.sweep"),
     # The shops' activity entries past 12 months go, nightly (03:30 in Istanbul).

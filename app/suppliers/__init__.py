@@ -7,4 +7,6 @@ from flask import Blueprint
 
 def blueprints() -> list[Blueprint]:
     """The domain's blueprints, registered in this order (imported here so that a model import loads no route)."""
-    return []
+    from app.suppliers import api
+
+    return [api.bp]

@@ -1,11 +1,15 @@
-"""What the API and the pages show of a supplier: its terms and the state of its list, never its secret."""
+"""What the API and the pages show of a supplier and its list imports: its terms and the state of its list, never
+its secret."""
 
 from __future__ import annotations
 
 from datetime import datetime
 from typing import Any
 
-from app.suppliers.models import Supplier, SupplierBrandDiscount
+from app.shelf import reading
+from app.shelf.imports import public_mapping, status_of
+from app.suppliers import imports, services
+from app.suppliers.models import Supplier, SupplierBrandDiscount, SupplierImport
 
 
 def _when(moment: datetime | None) -> str | None:
@@ -16,16 +20,14 @@ def discount_shown(discount: SupplierBrandDiscount) -> dict[str, Any]:
     return {"brand": discount.brand, "discountPercent": str(discount.discount_percent)}
 
 
-def supplier_shown(
-    supplier: Supplier, discounts: list[SupplierBrandDiscount], active_import_id: int | None
-) -> dict[str, Any]:
+def supplier_view(supplier: Supplier) -> dict[str, Any]:
     """A supplier as the API answers it (camelCase); `hasSecret` says a password or token is kept, never which."""
     return {
         "id": supplier.id,
         "name": supplier.name,
         "currency": supplier.currency,
         "discountPercent": str(supplier.discount_percent),
-        "brandDiscounts": [discount_shown(discount) for discount in discounts],
+        "brandDiscounts": [discount_shown(discount) for discount in services.brand_discounts(supplier)],
         "deliveryPromise": supplier.delivery_promise,
         "orderCutoff": supplier.order_cutoff,
         "orderEmail": supplier.order_email,
@@ -39,6 +41,22 @@ def supplier_shown(
         "lastRefreshedAt": _when(supplier.last_refreshed_at),
         "lastPullAt": _when(supplier.last_pull_at),
         "lastPullError": supplier.last_pull_error,
-        "activeImportId": active_import_id,
+        "activeImportId": imports.active_import_id(supplier.id),
         "createdAt": _when(supplier.created_at),
+    }
+
+
+def import_shown(record: SupplierImport) -> dict[str, Any]:
+    return {**status_of(record), "origin": record.origin}
+
+
+def preview_shown(supplier: Supplier, record: SupplierImport, shown: reading.Preview) -> dict[str, Any]:
+    """The upload's answer: the import, the file's header and first rows, and the mapping to confirm."""
+    return {
+        **import_shown(record),
+        "header": shown.header,
+        "headerRow": shown.header_row + 1 if shown.header_row is not None else None,
+        "rows": shown.rows,
+        "guessedMapping": public_mapping(imports.guessed_mapping(shown)),
+        "suggestedMapping": public_mapping(imports.suggested_mapping(supplier, shown)),
     }

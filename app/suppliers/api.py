@@ -1,0 +1,145 @@
+"""The suppliers API (/api/suppliers): a manager's suppliers and their terms, brand discounts, the list's upload,
+mapping and import, and a pull now. Another shop's supplier is not found (404)."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, jsonify, request
+from flask_login import current_user
+from werkzeug.exceptions import RequestEntityTooLarge
+
+from app.core.errors import error_response
+from app.core.openapi import StatusTrue, documented
+from app.core.security import shop_role
+from app.core.uploads import takes_upload
+from app.core.validation import json_body
+from app.shelf import imports as shelf_imports
+from app.suppliers import imports, pulls, services
+from app.suppliers.presenters import import_shown, preview_shown, supplier_view
+from app.suppliers.schemas import (
+    BrandDiscountBody,
+    PullQueued,
+    SupplierBody,
+    SupplierImportOut,
+    SupplierList,
+    SupplierMappingBody,
+    SupplierOut,
+    SupplierPreviewOut,
+    SupplierUploadForm,
+)
+from app.suppliers.throttles import upload_throttle
+
+bp = Blueprint("suppliers_api", __name__, url_prefix="/api/suppliers")
+
+
+@bp.errorhandler(RequestEntityTooLarge)
+def _too_large(_error: RequestEntityTooLarge) -> Response:
+    refusal = shelf_imports.too_large()
+    return error_response(refusal.code, refusal.message, refusal.status)
+
+
+@bp.get("")
+@shop_role("manager")
+@documented(SupplierList)
+def list_suppliers():
+    """The shop's suppliers by name."""
+    return jsonify(items=[supplier_view(supplier) for supplier in services.suppliers_of(current_user)])
+
+
+@bp.post("")
+@shop_role("manager")
+@documented(SupplierOut, status=201, body=SupplierBody, errors=(409,))
+def create_supplier():
+    """Add a supplier."""
+    supplier = services.create(current_user, json_body())
+    return jsonify(supplier_view(supplier)), 201
+
+
+@bp.get("/<int:supplier_id>")
+@shop_role("manager")
+@documented(SupplierOut, errors=(404,))
+def get_supplier(supplier_id: int):
+    """A supplier's terms and the state of its list."""
+    return jsonify(supplier_view(services.get_supplier(current_user, supplier_id)))
+
+
+@bp.patch("/<int:supplier_id>")
+@shop_role("manager")
+@documented(SupplierOut, body=SupplierBody, errors=(404, 409))
+def update_supplier(supplier_id: int):
+    """Change a supplier's terms (the fields given)."""
+    data = json_body()
+    supplier = services.update(services.get_supplier(current_user, supplier_id), data)
+    return jsonify(supplier_view(supplier))
+
+
+@bp.delete("/<int:supplier_id>")
+@shop_role("manager")
+@documented(StatusTrue, errors=(404,))
+def delete_supplier(supplier_id: int):
+    """Delete a supplier, its discounts and its lists."""
+    services.delete(services.get_supplier(current_user, supplier_id))
+    return jsonify(status=True)
+
+
+@bp.put("/<int:supplier_id>/discounts/<brand>")
+@shop_role("manager")
+@documented(SupplierOut, body=BrandDiscountBody, errors=(404,))
+def set_brand_discount(supplier_id: int, brand: str):
+    """Set the supplier's discount on a brand (in place of its general discount)."""
+    data = json_body()
+    supplier = services.get_supplier(current_user, supplier_id)
+    services.set_brand_discount(current_user, supplier, brand, data.get("discountPercent"))
+    return jsonify(supplier_view(supplier))
+
+
+@bp.delete("/<int:supplier_id>/discounts/<brand>")
+@shop_role("manager")
+@documented(SupplierOut, errors=(404,))
+def delete_brand_discount(supplier_id: int, brand: str):
+    """Remove the supplier's discount on a brand."""
+    supplier = services.get_supplier(current_user, supplier_id)
+    services.delete_brand_discount(supplier, brand)
+    return jsonify(supplier_view(supplier))
+
+
+@bp.post("/<int:supplier_id>/imports")
+@shop_role("manager")
+@takes_upload(shelf_imports.MAX_UPLOAD_BYTES)
+@documented(SupplierPreviewOut, status=201, form=SupplierUploadForm, errors=(404, 409, 413, 415, 422))
+@upload_throttle
+def create_supplier_import(supplier_id: int):
+    """Upload the supplier's list: its header, first rows and the mapping to confirm; nothing is imported yet."""
+    supplier = services.get_supplier(current_user, supplier_id)
+    filename, data = shelf_imports.uploaded_file(request)
+    record, shown = imports.store_file(supplier, filename, data, current_user)
+    return jsonify(preview_shown(supplier, record, shown)), 201
+
+
+@bp.get("/<int:supplier_id>/imports/<int:import_id>")
+@shop_role("manager")
+@documented(SupplierImportOut, errors=(404,))
+def get_supplier_import(supplier_id: int, import_id: int):
+    """An import's status, progress and row errors."""
+    supplier = services.get_supplier(current_user, supplier_id)
+    return jsonify(import_shown(imports.get_import(supplier, import_id)))
+
+
+@bp.put("/<int:supplier_id>/imports/<int:import_id>/mapping")
+@shop_role("manager")
+@documented(SupplierImportOut, status=202, body=SupplierMappingBody, errors=(404, 409))
+def start_supplier_import(supplier_id: int, import_id: int):
+    """Confirm the columns and start the import: it runs in the background (poll the import)."""
+    mapping = shelf_imports.internal_mapping(json_body())
+    supplier = services.get_supplier(current_user, supplier_id)
+    record = imports.get_import(supplier, import_id)
+    imports.start(current_user, supplier, record, mapping)
+    return jsonify(import_shown(record)), 202
+
+
+@bp.post("/<int:supplier_id>/pull")
+@shop_role("manager")
+@documented(PullQueued, status=202, errors=(404, 409))
+def pull_supplier_list(supplier_id: int):
+    """Pull the supplier's list from its URL now (in the background); the list in use stays until it is imported."""
+    supplier = services.get_supplier(current_user, supplier_id)
+    return jsonify(queued=pulls.pull_now(supplier)), 202

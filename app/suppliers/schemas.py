@@ -1,0 +1,108 @@
+"""The suppliers API's models for the OpenAPI document (the routes read and answer by hand; app.core.openapi)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from app.core.openapi import ApiModel
+from app.shelf.schemas import ShelfImportOut, ShelfRowError
+
+Currency = Literal["TRY", "EUR", "USD", "GBP"]
+
+
+class SupplierBody(ApiModel):
+    """A supplier's terms; on a change, a field left out keeps its value (a secret left out stays as it is)."""
+
+    name: str | None = Field(None, max_length=120, examples=["Başbuğ Otomotiv"])
+    currency: Currency | None = None
+    discount_percent: str | float | None = Field(None, description="The general discount, 0 to 100.")
+    delivery_promise: str | None = Field(None, max_length=200, examples=["14:00'e kadar sipariş, 17:00 teslim"])
+    order_cutoff: str | None = Field(None, description="Orders until this time (HH:MM) go out today.")
+    order_email: str | None = Field(None, max_length=254)
+    source: Literal["upload", "url"] | None = Field(None, description="The list is uploaded, or pulled from `url`.")
+    url: str | None = Field(None, max_length=2000, description="HTTP(S); private addresses are refused.")
+    auth_kind: Literal["none", "basic", "token"] | None = None
+    auth_user: str | None = Field(None, description="Basic authentication's user name.")
+    auth_header: str | None = Field(None, description="The token's header name, e.g. X-Api-Key.")
+    auth_secret: str | None = Field(None, description="The password or token: stored encrypted, never shown back.")
+    pull_interval_minutes: int | None = Field(None, ge=15, le=10080)
+
+
+class BrandDiscountBody(ApiModel):
+    discount_percent: str | float = Field(description="The discount on the brand, 0 to 100.")
+
+
+class BrandDiscount(ApiModel):
+    brand: str
+    discount_percent: str
+
+
+class SupplierOut(ApiModel):
+    id: int
+    name: str
+    currency: Currency
+    discount_percent: str
+    brand_discounts: list[BrandDiscount]
+    delivery_promise: str | None
+    order_cutoff: str | None
+    order_email: str | None
+    source: Literal["upload", "url"]
+    url: str | None
+    auth_kind: Literal["none", "basic", "token"]
+    auth_user: str | None
+    auth_header: str | None
+    has_secret: bool = Field(description="Whether a password or token is kept (it is never shown).")
+    pull_interval_minutes: int | None
+    last_refreshed_at: str | None = Field(description="When the list in use was imported.")
+    last_pull_at: str | None
+    last_pull_error: str | None = Field(description="Why the last pull failed; the list in use stayed.")
+    active_import_id: int | None
+    created_at: str
+
+
+class SupplierList(ApiModel):
+    items: list[SupplierOut]
+
+
+class SupplierUploadForm(ApiModel):
+    file: bytes = Field(
+        json_schema_extra={"format": "binary", "contentMediaType": "application/octet-stream"},
+        description="The list: CSV (UTF-8 or Windows-1254), Excel .xlsx or XML (one element per line), at most 50 MB.",
+    )
+
+
+class SupplierMappingBody(ApiModel):
+    """Each field's column, 0-based (null: not in the file); an own code or OEM column is required."""
+
+    own_code: int | None = Field(None, ge=0, description="The supplier's own code.")
+    oem: int | None = Field(None, ge=0, description="An OEM number column.")
+    oe: int | None = Field(None, ge=0, description="Free text of OE numbers (several, with makes).")
+    ean: int | None = Field(None, ge=0)
+    brand: int | None = Field(None, ge=0)
+    name: int | None = Field(None, ge=0)
+    price: int | None = Field(None, ge=0)
+    currency: int | None = Field(None, ge=0)
+    stock: int | None = Field(None, ge=0, description='A count, or words such as "Var" / "Yok".')
+
+
+class SupplierImportOut(ShelfImportOut):
+    file_kind: Literal["csv", "xlsx", "xml"]
+    origin: Literal["upload", "pull"]
+    errors: list[ShelfRowError]
+    mapping: SupplierMappingBody | None
+
+
+class SupplierPreviewOut(SupplierImportOut):
+    header: list[str]
+    header_row: int | None
+    rows: list[list[str]]
+    guessed_mapping: SupplierMappingBody
+    suggested_mapping: SupplierMappingBody = Field(
+        description="The supplier's remembered mapping when its columns exist in this file, else the guessed one."
+    )
+
+
+class PullQueued(ApiModel):
+    queued: bool = Field(description="False when a pull of this supplier is already waiting or running.")

@@ -1,0 +1,138 @@
+"""The supplier list's jobs: the import (the stock list's run, app.shelf.tasks.run_import, over the supplier's
+tables), and the pull of a list from the supplier's URL (app.suppliers.pulls).
+
+The supplier's list in use (`SupplierActive`) points at a new import only once all its lines are in, in one
+transaction with its status, and only when no newer import is in use: readers see the old list until then, and a
+failed import or pull leaves it in use."""
+
+from __future__ import annotations
+
+import logging
+from functools import partial
+
+import sqlalchemy as sa
+from flask_babel import gettext as _
+
+from app.core.db import utcnow
+from app.core.errors import ApiError
+from app.extensions import db
+from app.shelf.bulk import ListTables
+from app.shelf.tasks import MESSAGE_LENGTH, ListStore, delete_rows, fail_import, run_import
+from app.suppliers import imports, pulls
+from app.suppliers.models import (
+    Supplier,
+    SupplierActive,
+    SupplierImport,
+    SupplierLine,
+    SupplierMapping,
+    SupplierNumber,
+    SupplierUpload,
+)
+from app.suppliers.rows import TABLE_COLUMNS, line_from_row
+
+log = logging.getLogger(__name__)
+
+SUPPLIER_LISTS = ListStore(
+    "supplier",
+    SupplierImport,
+    SupplierUpload,
+    SupplierLine,
+    SupplierMapping,
+    SupplierNumber,
+    ListTables(items=SupplierLine.__table__, item_columns=TABLE_COLUMNS, numbers=SupplierNumber.__table__),
+)
+
+
+def import_supplier_list(import_id: int) -> str:
+    """Import a mapped file of a supplier's list and make it the supplier's list in use."""
+    return run_import(SUPPLIER_LISTS, import_id, lambda mapping: partial(line_from_row, mapping), _activate)
+
+
+def pull_supplier_list(supplier_id: int) -> str:
+    """Pull the supplier's list and import it with its remembered mapping; a failure is recorded on the supplier and
+    its list in use stays. A transient failure is raised again for RQ's retries."""
+    supplier = db.session.get(Supplier, supplier_id)
+    if supplier is None or supplier.source != "url":
+        return "skipped"
+    supplier.last_pull_at = utcnow()
+    db.session.commit()
+    try:
+        filename, data = pulls.fetch(supplier)
+    except pulls.PullError as error:
+        _record_pull_error(supplier_id, error.message)
+        if error.transient:
+            raise
+        return "failed"
+    try:
+        record, _shown = imports.store_file(supplier, filename, data, None, origin="pull")
+        remembered = db.session.get(SupplierMapping, supplier_id)
+        if remembered is None:
+            db.session.commit()  # the file waits for a manager to choose its columns
+            return _record_pull_error(supplier_id, _("Choose the list's columns once: open the pulled file's import."))
+        imports.begin(None, supplier, record, remembered.mapping)
+    except ApiError as refusal:  # unreadable, or an import already running
+        db.session.rollback()
+        return _record_pull_error(supplier_id, refusal.message)
+    db.session.commit()
+    outcome = import_supplier_list(record.id)
+    if outcome != "done":
+        failed = db.session.get(SupplierImport, record.id)
+        return _record_pull_error(supplier_id, failed.message or _("The import failed."))
+    db.session.execute(sa.update(Supplier).where(Supplier.id == supplier_id).values(last_pull_error=None))
+    db.session.commit()
+    return "done"
+
+
+def _record_pull_error(supplier_id: int, message: str) -> str:
+    """The supplier's page says the last pull failed and why; its list in use did not change."""
+    db.session.rollback()
+    log.info("supplier %s: pull failed", supplier_id)  # the reason may quote the URL: it stays in the database
+    db.session.execute(
+        sa.update(Supplier).where(Supplier.id == supplier_id).values(last_pull_error=message[:MESSAGE_LENGTH])
+    )
+    db.session.commit()
+    return "failed"
+
+
+def _activate(import_id: int) -> str:
+    record = db.session.get(SupplierImport, import_id)
+    supplier_id, shop_id = record.supplier_id, record.shop_id
+    now = utcnow()
+    finished = db.session.execute(
+        sa.update(SupplierImport)
+        .where(SupplierImport.id == import_id, SupplierImport.status == "importing")
+        .values(status="done", finished_at=now)
+        .execution_options(synchronize_session=False)
+    )
+    if not finished.rowcount:
+        db.session.rollback()
+        return "skipped"
+    moved = db.session.execute(
+        sa.update(SupplierActive)
+        .where(SupplierActive.supplier_id == supplier_id, SupplierActive.import_id <= import_id)
+        .values(import_id=import_id, activated_at=now)
+        .execution_options(synchronize_session=False)
+    )
+    if not moved.rowcount:
+        if db.session.get(SupplierActive, supplier_id) is not None:
+            db.session.rollback()
+            message = _("A newer list became the list in use meanwhile: this one was not used.")
+            return fail_import(import_id, message, SUPPLIER_LISTS)
+        db.session.add(SupplierActive(supplier_id=supplier_id, shop_id=shop_id, import_id=import_id, activated_at=now))
+    db.session.execute(sa.delete(SupplierUpload).where(SupplierUpload.import_id == import_id))
+    db.session.execute(sa.update(Supplier).where(Supplier.id == supplier_id).values(last_refreshed_at=now))
+    db.session.commit()
+    _delete_replaced(supplier_id)
+    return "done"
+
+
+def _delete_replaced(supplier_id: int) -> None:
+    """The lines of the supplier's finished imports other than its list in use."""
+    active = sa.select(SupplierActive.import_id).where(SupplierActive.supplier_id == supplier_id).scalar_subquery()
+    stale = sa.select(SupplierImport.id).where(
+        SupplierImport.supplier_id == supplier_id,
+        SupplierImport.status.in_(("done", "failed")),
+        SupplierImport.id != active,
+    )
+    delete_rows(stale, SUPPLIER_LISTS)
+    db.session.commit()
