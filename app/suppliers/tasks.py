@@ -37,7 +37,6 @@ SUPPLIER_LISTS = ListStore(
     SupplierImport,
     SupplierUpload,
     SupplierLine,
-    SupplierMapping,
     SupplierNumber,
     ListTables(items=SupplierLine.__table__, item_columns=TABLE_COLUMNS, numbers=SupplierNumber.__table__),
 )
