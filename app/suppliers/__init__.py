@@ -7,6 +7,6 @@ from flask import Blueprint
 
 def blueprints() -> list[Blueprint]:
     """The domain's blueprints, registered in this order (imported here so that a model import loads no route)."""
-    from app.suppliers import api
+    from app.suppliers import api, views
 
-    return [api.bp]
+    return [api.bp, views.bp]

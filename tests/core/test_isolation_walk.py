@@ -58,6 +58,8 @@ KEY_NAME = "Gizli Anahtar Kappa"
 MEMBER_EMAIL = "gizli-uye@example.com"
 MEMBER_NAME = "Gizli Uye Lambda"
 RECEIPT = "http://localhost/static/receipts/gizli-dekont-a.pdf"
+SUPPLIER_NAME = "Gizli Tedarikci Psi"
+SUPPLIER_EMAIL = "gizli-siparis@example.com"
 POLL = re.compile(r"/vin/pairings/([A-Za-z0-9_-]+)")
 MARKERS = (
     CUSTOMER,
@@ -71,6 +73,8 @@ MARKERS = (
     STOCK_OEM,
     "8.765,43",
     "8765.43",
+    SUPPLIER_NAME,
+    SUPPLIER_EMAIL,
 )
 PEOPLE_MARKERS = (BRANCH_NAME, BRANCH_ADDRESS, BRANCH_PHONE, INVITED, KEY_NAME, MEMBER_EMAIL, MEMBER_NAME)
 MARKERS += PEOPLE_MARKERS
@@ -93,6 +97,7 @@ class ShopA:
     key_id: int
     member_id: str
     payment_id: str
+    supplier_id: int
 
 
 @dataclass(frozen=True)
@@ -124,6 +129,7 @@ ARGUMENTS: dict[str, Argument] = {
     "key_id": Argument(lambda a: a.key_id, True),
     "member_id": Argument(lambda a: a.member_id, True),  # a clerk who joined A through an invitation
     "payment_id": Argument(lambda a: a.payment_id, True),  # A's bank transfer, with its receipt
+    "supplier_id": Argument(lambda a: a.supplier_id, True),  # A's supplier, with a brand discount
     # A decode's progress is read under the decoding person's id; a decode ends before the walk, so none is left.
     "token": _reference("yok-boyle-bir-cozum"),
     "oem": _reference(STOCK_OEM),  # where a number of A's stock list is used: reference data, never A's stock
@@ -212,7 +218,15 @@ def _make_shop_a(app, owner: Member) -> ShopA:
         pairing_id=poll[1],
         **_make_people_of_shop_a(app, owner),
         payment_id=_bank_transfer(owner.user),
+        supplier_id=_make_supplier_of_shop_a(client),
     )
+
+
+def _make_supplier_of_shop_a(client) -> int:
+    terms = {"name": SUPPLIER_NAME, "orderEmail": SUPPLIER_EMAIL, "discountPercent": "7"}
+    supplier_id = _ok(client.post("/api/suppliers", json=terms, headers=SITE))["id"]
+    _ok(client.put(f"/api/suppliers/{supplier_id}/discounts/bmw", json={"discountPercent": 9}, headers=SITE))
+    return supplier_id
 
 
 def _bank_transfer(owner: User) -> str:
@@ -244,6 +258,7 @@ def _a_s_own_view(owner: Member, a: ShopA) -> list:
         client.get("/api/shop/keys").get_json(),
         client.get("/api/shop/members").get_json(),
         client.get(f"/api/payments/{a.payment_id}/receipt").get_json(),
+        client.get(f"/api/suppliers/{a.supplier_id}").get_json(),
     ]
 
 
@@ -305,7 +320,7 @@ def test_no_route_shows_or_changes_shop_a_s_objects_for_anyone_else(app, shops):
     assert tried > 200
     # The same reads show A's owner the markers: a leak would be seen. No walked read takes a branch, invitation, key
     # or member id (those routes change things): A's own lists show those markers.
-    assert {CUSTOMER, LINE_NAME, LINE_PRICE, LIST_FILE, RECEIPT} <= seen_by_a, seen_by_a
+    assert {CUSTOMER, LINE_NAME, LINE_PRICE, LIST_FILE, RECEIPT, SUPPLIER_NAME} <= seen_by_a, seen_by_a
     assert all(marker in json.dumps(before) for marker in PEOPLE_MARKERS), before
     assert not problems, "\n".join(problems)
     assert _a_s_own_view(owner, a) == before

@@ -1,0 +1,228 @@
+"""The supplier pages (/dukkan/tedarikciler): the shop's suppliers and the form to add one, a supplier's terms, brand
+discounts and list (upload, pull now, when it was last refreshed and whether the last pull failed), an upload's
+mapping form and the import's progress (HTMX polls a fragment; without JavaScript a refresh link)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, make_response, redirect, render_template, request, url_for
+from flask_babel import lazy_gettext as _l
+from flask_login import current_user
+from werkzeug.exceptions import RequestEntityTooLarge
+
+from app.core.errors import ApiError
+from app.core.htmx import vary_on_htmx, wants_fragment
+from app.core.security import shop_role
+from app.core.uploads import takes_upload
+from app.shelf import imports as shelf_imports
+from app.shelf.imports import status_of
+from app.suppliers import imports, pulls, services
+from app.suppliers.models import Supplier, SupplierImport
+from app.suppliers.rows import FIELDS
+from app.suppliers.throttles import upload_throttle
+
+bp = Blueprint("suppliers_views", __name__, url_prefix="/dukkan/tedarikciler")
+
+POLL_SECONDS = 1
+FIELD_LABELS = {
+    "own_code": _l("Supplier's code"),
+    "oem": _l("OEM number"),
+    "oe": _l("OE numbers (free text)"),
+    "ean": _l("EAN / barcode"),
+    "brand": _l("Brand"),
+    "name": _l("Name"),
+    "price": _l("Price"),
+    "currency": _l("Currency"),
+    "stock": _l("Stock"),
+}
+
+
+@bp.errorhandler(RequestEntityTooLarge)
+def _too_large(_error: RequestEntityTooLarge) -> Response:
+    supplier = services.get_supplier(current_user, request.view_args.get("supplier_id", 0))
+    return _supplier_page(supplier, shelf_imports.too_large())
+
+
+@bp.get("")
+@shop_role("manager")
+def suppliers():
+    """The shop's suppliers and the form to add one."""
+    return _list_page()
+
+
+@bp.post("")
+@shop_role("manager")
+def create():
+    try:
+        supplier = services.create(current_user, request.form)
+    except ApiError as error:
+        return _list_page(error)
+    return redirect(url_for(".supplier", supplier_id=supplier.id), code=303)
+
+
+@bp.get("/<int:supplier_id>")
+@shop_role("manager")
+def supplier(supplier_id: int):
+    """A supplier's terms, brand discounts and list."""
+    return _supplier_page(services.get_supplier(current_user, supplier_id))
+
+
+@bp.post("/<int:supplier_id>")
+@shop_role("manager")
+def update(supplier_id: int):
+    found = services.get_supplier(current_user, supplier_id)
+    try:
+        services.update(found, request.form)
+    except ApiError as error:
+        return _supplier_page(found, error)
+    return redirect(url_for(".supplier", supplier_id=supplier_id), code=303)
+
+
+@bp.post("/<int:supplier_id>/sil")
+@shop_role("manager")
+def delete(supplier_id: int):
+    services.delete(services.get_supplier(current_user, supplier_id))
+    return redirect(url_for(".suppliers"), code=303)
+
+
+@bp.post("/<int:supplier_id>/iskontolar")
+@shop_role("manager")
+def set_discount(supplier_id: int):
+    found = services.get_supplier(current_user, supplier_id)
+    try:
+        services.set_brand_discount(current_user, found, request.form.get("brand"), request.form.get("discountPercent"))
+    except ApiError as error:
+        return _supplier_page(found, error)
+    return redirect(url_for(".supplier", supplier_id=supplier_id), code=303)
+
+
+@bp.post("/<int:supplier_id>/iskontolar/<brand>/sil")
+@shop_role("manager")
+def delete_discount(supplier_id: int, brand: str):
+    found = services.get_supplier(current_user, supplier_id)
+    services.delete_brand_discount(found, brand)
+    return redirect(url_for(".supplier", supplier_id=supplier_id), code=303)
+
+
+@bp.post("/<int:supplier_id>/yukle")
+@shop_role("manager")
+@takes_upload(shelf_imports.MAX_UPLOAD_BYTES)
+@upload_throttle
+def upload(supplier_id: int):
+    found = services.get_supplier(current_user, supplier_id)
+    try:
+        filename, data = shelf_imports.uploaded_file(request)
+        record, _shown = imports.store_file(found, filename, data, current_user)
+    except ApiError as error:
+        return _supplier_page(found, error)
+    return redirect(url_for(".show_import", supplier_id=supplier_id, import_id=record.id), code=303)
+
+
+@bp.post("/<int:supplier_id>/cek")
+@shop_role("manager")
+def pull(supplier_id: int):
+    found = services.get_supplier(current_user, supplier_id)
+    try:
+        pulls.pull_now(found)
+    except ApiError as error:
+        return _supplier_page(found, error)
+    return redirect(url_for(".supplier", supplier_id=supplier_id), code=303)
+
+
+@bp.get("/<int:supplier_id>/aktarim/<int:import_id>")
+@shop_role("manager")
+def show_import(supplier_id: int, import_id: int):
+    """The import as far as it is: the mapping form, the progress or the result."""
+    found = services.get_supplier(current_user, supplier_id)
+    record = imports.get_import(found, import_id)
+    if record.status == "uploaded":
+        return _mapping_page(found, record, None)
+    return _import_page(found, record)
+
+
+@bp.post("/<int:supplier_id>/aktarim/<int:import_id>/eslestir")
+@shop_role("manager")
+def start(supplier_id: int, import_id: int):
+    found = services.get_supplier(current_user, supplier_id)
+    record = imports.get_import(found, import_id)
+    chosen = {field: request.form.get(field, "") for field in FIELDS}
+    try:
+        imports.start(current_user, found, record, chosen)
+    except ApiError as error:
+        if error.code != "import_started":
+            return _mapping_page(found, record, error, chosen)
+    return redirect(url_for(".show_import", supplier_id=supplier_id, import_id=import_id), code=303)
+
+
+@bp.get("/<int:supplier_id>/aktarim/<int:import_id>/ilerleme")
+@shop_role("manager")
+def progress(supplier_id: int, import_id: int):
+    """The progress fragment HTMX polls (the whole import page without HTMX)."""
+    found = services.get_supplier(current_user, supplier_id)
+    record = imports.get_import(found, import_id)
+    if not wants_fragment():
+        return vary_on_htmx(make_response(_import_page(found, record)))
+    fragment = render_template("shelf/_progress.html", **_import_context(found, record))
+    return vary_on_htmx(make_response(fragment))
+
+
+def _import_context(found: Supplier, record: SupplierImport) -> dict[str, Any]:
+    return {
+        "supplier": found,
+        "record": record,
+        "state": status_of(record),
+        "poll_url": url_for(".progress", supplier_id=found.id, import_id=record.id),
+        "refresh_url": url_for(".show_import", supplier_id=found.id, import_id=record.id),
+        "poll_seconds": POLL_SECONDS,
+    }
+
+
+def _import_page(found: Supplier, record: SupplierImport) -> str:
+    return render_template("suppliers/import.html", **_import_context(found, record))
+
+
+def _list_page(error: ApiError | None = None) -> tuple[str, int]:
+    page = render_template(
+        "suppliers/suppliers.html",
+        suppliers=services.suppliers_of(current_user),
+        form=request.form if error else {},
+        error=error.message if error else None,
+        currencies=services.CURRENCIES,
+    )
+    return page, error.status if error else 200
+
+
+def _supplier_page(found: Supplier, error: ApiError | None = None) -> tuple[str, int]:
+    active_id = imports.active_import_id(found.id)
+    recent = imports.imports_of(found)
+    page = render_template(
+        "suppliers/supplier.html",
+        supplier=found,
+        discounts=services.brand_discounts(found),
+        active=next((record for record in recent if record.id == active_id), None),
+        recent=recent,
+        error=error.message if error else None,
+        currencies=services.CURRENCIES,
+        max_mb=shelf_imports.MAX_UPLOAD_BYTES // (1024 * 1024),
+    )
+    return page, error.status if error else 200
+
+
+def _mapping_page(found: Supplier, record: SupplierImport, error: ApiError | None, chosen: dict | None = None):
+    try:
+        shown = imports.preview_of(record)
+    except ApiError as refusal:
+        return _supplier_page(found, refusal)
+    mapping = chosen if chosen is not None else imports.suggested_mapping(found, shown)
+    selected = {field: "" if mapping.get(field) in (None, "") else str(mapping[field]) for field in FIELDS}
+    page = render_template(
+        "suppliers/preview.html",
+        supplier=found,
+        record=record,
+        preview=shown,
+        mapping=selected,
+        fields=FIELD_LABELS,
+        error=error.message if error else None,
+    )
+    return page, error.status if error else 200
