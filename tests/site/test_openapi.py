@@ -148,6 +148,7 @@ class LiveApi:
     vehicle_id: int
     category_id: int
     subscription_id: str = ""  # another dealer's: the founder's subscription calls change it, not the signed-in one
+    supplier_id: int = 0  # the dealer's supplier (a generated id outside 1.. would meet werkzeug's 405 for 404)
 
 
 @pytest.fixture(scope="module")
@@ -184,7 +185,11 @@ def _prepare(url: str, email: str) -> LiveApi:
     assert decoded.status_code == 200, decoded.text
     vehicle_id = decoded.json()["vehicle"]["id"]
     tree = requests.get(f"{url}/api/vehicles/{vehicle_id}/categories", cookies=cookies, timeout=30).json()
-    return LiveApi(url, cookie, vehicle_id, tree["categories"][0]["id"])
+    supplier = requests.post(
+        f"{url}/api/suppliers", json={"name": "OpenAPI Tedarikci"}, headers=site, cookies=cookies, timeout=10
+    )
+    assert supplier.status_code == 201, supplier.text
+    return LiveApi(url, cookie, vehicle_id, tree["categories"][0]["id"], supplier_id=supplier.json()["id"])
 
 
 @pytest.fixture(scope="module")
@@ -204,6 +209,7 @@ def _fixed_ids(operation, live_api: LiveApi) -> dict[str, int | str] | None:
         "category_id": live_api.category_id,
         "vin": VIN_CLIO,
         "subscription_id": live_api.subscription_id,
+        "supplier_id": live_api.supplier_id,
     }
     return {name: value for name, value in ids.items() if f"{{{name}}}" in operation.path} or None
 
