@@ -44,8 +44,8 @@ class TooManyRowsError(Exception):
 
 @dataclass(frozen=True)
 class ListStore:
-    """A kind of list's tables: its imports, their private files, its rows and their numbers (the shelf's here, a
-    supplier's in app.suppliers, imported by the same run)."""
+    """A kind of list's tables: its imports, their private files, its rows and their numbers, and which import is its
+    owner's list in use (a branch's shelf here; a supplier's list in app.suppliers, imported by the same run)."""
 
     name: str
     imports: Any
@@ -53,9 +53,11 @@ class ListStore:
     items: Any
     numbers: Any
     tables: ListTables
+    active: Any  # which import is the owner's list in use
+    owner: str  # the column naming whose list an import is
 
 
-SHELF = ListStore("shelf", ShelfImport, ShelfUpload, ShelfItem, ShelfNumber, SHELF_TABLES)
+SHELF = ListStore("shelf", ShelfImport, ShelfUpload, ShelfItem, ShelfNumber, SHELF_TABLES, ShelfActive, "branch_id")
 RowParser = Callable[[list[str], int], Item | None]
 
 
@@ -154,21 +156,29 @@ def _record_progress(
 
 
 def _activate(import_id: int) -> str:
-    """The switch, in one transaction: the branch's list is this import, done, its file deleted. Both writes are
-    conditional, so a late run never wins: an import no longer importing (failed by the sweep, finished by another
-    run) stays as it is, and one older than the list in use never replaces it (newer means uploaded later). Then the
-    rows of the list it replaced go."""
-    record = db.session.get(ShelfImport, import_id)
-    outcome = _switch(import_id, record.shop_id, record.branch_id)
-    _delete_replaced(record.branch_id)
+    return activate(SHELF, import_id)
+
+
+def activate(store: ListStore, import_id: int, also: Callable[[int], None] | None = None) -> str:
+    """Make a finished import its owner's list in use (a branch's; a supplier's), then delete the rows of the list it
+    replaced. `also(owner_id)` writes in the same transaction (a supplier's refresh time)."""
+    record = db.session.get(store.imports, import_id)
+    owner_id = getattr(record, store.owner)
+    outcome = _switch(store, import_id, record.shop_id, owner_id, also)
+    _delete_replaced(store, owner_id)
     return outcome
 
 
-def _switch(import_id: int, shop_id: uuid.UUID, branch_id: int) -> str:
-    now = utcnow()
+def _switch(
+    store: ListStore, import_id: int, shop_id: uuid.UUID, owner_id: int, also: Callable[[int], None] | None
+) -> str:
+    """The switch, in one transaction: the owner's list is this import, done, its file deleted. Both writes are
+    conditional, so a late run never wins: an import no longer importing (failed by the sweep, finished by another
+    run) stays as it is, and one older than the list in use never replaces it (newer means uploaded later)."""
+    now, imports, active = utcnow(), store.imports, store.active
     finished = db.session.execute(
-        sa.update(ShelfImport)
-        .where(ShelfImport.id == import_id, ShelfImport.status == "importing")
+        sa.update(imports)
+        .where(imports.id == import_id, imports.status == "importing")
         .values(status="done", finished_at=now)
         .execution_options(synchronize_session=False)
     )
@@ -176,17 +186,20 @@ def _switch(import_id: int, shop_id: uuid.UUID, branch_id: int) -> str:
         db.session.rollback()
         return "skipped"
     moved = db.session.execute(
-        sa.update(ShelfActive)
-        .where(ShelfActive.branch_id == branch_id, ShelfActive.import_id <= import_id)
+        sa.update(active)
+        .where(getattr(active, store.owner) == owner_id, active.import_id <= import_id)
         .values(import_id=import_id, activated_at=now)
         .execution_options(synchronize_session=False)
     )
     if not moved.rowcount:
-        if db.session.get(ShelfActive, branch_id) is not None:
+        if db.session.get(active, owner_id) is not None:
             db.session.rollback()
-            return fail_import(import_id, _("A newer list became the list in use meanwhile: this one was not used."))
-        db.session.add(ShelfActive(branch_id=branch_id, shop_id=shop_id, import_id=import_id, activated_at=now))
-    db.session.execute(sa.delete(ShelfUpload).where(ShelfUpload.import_id == import_id))
+            message = _("A newer list became the list in use meanwhile: this one was not used.")
+            return fail_import(import_id, message, store)
+        db.session.add(active(**{store.owner: owner_id}, shop_id=shop_id, import_id=import_id, activated_at=now))
+    db.session.execute(sa.delete(store.uploads).where(store.uploads.import_id == import_id))
+    if also is not None:
+        also(owner_id)
     db.session.commit()
     return "done"
 
@@ -209,14 +222,16 @@ def fail_import(import_id: int, message: str, store: ListStore = SHELF) -> str:
     return "failed"
 
 
-def _delete_replaced(branch_id: int) -> None:
-    """Delete the rows of the branch's finished imports other than its list in use (the one just replaced, and any
+def _delete_replaced(store: ListStore, owner_id: int) -> None:
+    """Delete the rows of the owner's finished imports other than its list in use (the one just replaced, and any
     that lost a race to become it)."""
-    active = sa.select(ShelfActive.import_id).where(ShelfActive.branch_id == branch_id).scalar_subquery()
-    stale = sa.select(ShelfImport.id).where(
-        ShelfImport.branch_id == branch_id, ShelfImport.status.in_(("done", "failed")), ShelfImport.id != active
+    active = store.active
+    in_use = sa.select(active.import_id).where(getattr(active, store.owner) == owner_id).scalar_subquery()
+    imports = store.imports
+    stale = sa.select(imports.id).where(
+        getattr(imports, store.owner) == owner_id, imports.status.in_(("done", "failed")), imports.id != in_use
     )
-    delete_rows(stale)
+    delete_rows(stale, store)
     db.session.commit()
 
 

@@ -17,7 +17,7 @@ from app.core.db import utcnow
 from app.core.errors import ApiError
 from app.extensions import db
 from app.shelf.bulk import ListTables
-from app.shelf.tasks import MESSAGE_LENGTH, ListStore, delete_rows, fail_import, run_import
+from app.shelf.tasks import MESSAGE_LENGTH, ListStore, activate, run_import
 from app.suppliers import imports, pulls
 from app.suppliers.models import (
     Supplier,
@@ -39,6 +39,8 @@ SUPPLIER_LISTS = ListStore(
     SupplierLine,
     SupplierNumber,
     ListTables(items=SupplierLine.__table__, item_columns=TABLE_COLUMNS, numbers=SupplierNumber.__table__),
+    SupplierActive,
+    "supplier_id",
 )
 
 
@@ -94,44 +96,9 @@ def _record_pull_error(supplier_id: int, message: str) -> str:
 
 
 def _activate(import_id: int) -> str:
-    record = db.session.get(SupplierImport, import_id)
-    supplier_id, shop_id = record.supplier_id, record.shop_id
-    now = utcnow()
-    finished = db.session.execute(
-        sa.update(SupplierImport)
-        .where(SupplierImport.id == import_id, SupplierImport.status == "importing")
-        .values(status="done", finished_at=now)
-        .execution_options(synchronize_session=False)
-    )
-    if not finished.rowcount:
-        db.session.rollback()
-        return "skipped"
-    moved = db.session.execute(
-        sa.update(SupplierActive)
-        .where(SupplierActive.supplier_id == supplier_id, SupplierActive.import_id <= import_id)
-        .values(import_id=import_id, activated_at=now)
-        .execution_options(synchronize_session=False)
-    )
-    if not moved.rowcount:
-        if db.session.get(SupplierActive, supplier_id) is not None:
-            db.session.rollback()
-            message = _("A newer list became the list in use meanwhile: this one was not used.")
-            return fail_import(import_id, message, SUPPLIER_LISTS)
-        db.session.add(SupplierActive(supplier_id=supplier_id, shop_id=shop_id, import_id=import_id, activated_at=now))
-    db.session.execute(sa.delete(SupplierUpload).where(SupplierUpload.import_id == import_id))
-    db.session.execute(sa.update(Supplier).where(Supplier.id == supplier_id).values(last_refreshed_at=now))
-    db.session.commit()
-    _delete_replaced(supplier_id)
-    return "done"
+    return activate(SUPPLIER_LISTS, import_id, also=_refreshed)
 
 
-def _delete_replaced(supplier_id: int) -> None:
-    """The lines of the supplier's finished imports other than its list in use."""
-    active = sa.select(SupplierActive.import_id).where(SupplierActive.supplier_id == supplier_id).scalar_subquery()
-    stale = sa.select(SupplierImport.id).where(
-        SupplierImport.supplier_id == supplier_id,
-        SupplierImport.status.in_(("done", "failed")),
-        SupplierImport.id != active,
-    )
-    delete_rows(stale, SUPPLIER_LISTS)
-    db.session.commit()
+def _refreshed(supplier_id: int) -> None:
+    """The supplier's list was refreshed now (written with the switch)."""
+    db.session.execute(sa.update(Supplier).where(Supplier.id == supplier_id).values(last_refreshed_at=utcnow()))

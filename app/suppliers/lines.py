@@ -1,0 +1,75 @@
+"""The lines of a shop's suppliers' lists in use that answer to given numbers, in one query for many numbers (a
+drawing's rows, a search's hits): each key (folded, app.core.text.fold_code) with the lines answering to it, and by
+what (the supplier's own code, its OEM column, a number in its OE text, its EAN). Only lists in use are read
+(`SupplierActive`), so a list being imported or a failed pull never shows."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable
+from dataclasses import dataclass
+from decimal import Decimal
+
+import sqlalchemy as sa
+
+from app.core.text import fold_code
+from app.extensions import db
+from app.suppliers.models import Supplier, SupplierActive, SupplierLine, SupplierNumber
+
+MAX_KEYS = 2000  # a page's numbers; more are read in several queries
+
+
+@dataclass(frozen=True)
+class LineView:
+    """A supplier's line as an offer is made from it (the supplier's terms are read beside it, once per supplier)."""
+
+    supplier_id: int
+    supplier_name: str
+    line_id: int
+    kind: str  # what the key matched: own, oem, oe or ean
+    own_code: str | None
+    brand: str | None
+    name: str | None
+    price: Decimal | None
+    currency: str
+    stock: int | None
+    stock_text: str | None
+
+
+def lines_for_keys(shop_id: uuid.UUID, keys: Iterable[str]) -> dict[str, list[LineView]]:
+    """Each key (folded here too) with the lines of the shop's suppliers' lists in use that answer to it, cheapest
+    first; a key no line answers to is left out."""
+    wanted = sorted({fold_code(key) for key in keys} - {""})
+    found: dict[str, list[LineView]] = {}
+    for start in range(0, len(wanted), MAX_KEYS):
+        for key, view in _lines(shop_id, wanted[start : start + MAX_KEYS]):
+            found.setdefault(key, []).append(view)
+    return found
+
+
+def _lines(shop_id: uuid.UUID, keys: list[str]) -> Iterable[tuple[str, LineView]]:
+    query = (
+        sa.select(
+            SupplierNumber.key,
+            SupplierNumber.kind,
+            Supplier.id,
+            Supplier.name,
+            SupplierLine.id,
+            SupplierLine.own_code,
+            SupplierLine.brand,
+            SupplierLine.name,
+            SupplierLine.price,
+            SupplierLine.currency,
+            SupplierLine.stock,
+            SupplierLine.stock_text,
+        )
+        .select_from(SupplierActive)
+        .join(Supplier, Supplier.id == SupplierActive.supplier_id)
+        .join(SupplierNumber, SupplierNumber.import_id == SupplierActive.import_id)  # (import_id, key) index
+        .join(SupplierLine, SupplierLine.id == SupplierNumber.line_id)
+        .where(SupplierActive.shop_id == shop_id, SupplierNumber.key.in_(keys))
+        .order_by(SupplierNumber.key, SupplierLine.price.is_(None), SupplierLine.price, SupplierLine.id)
+    )
+    for row in db.session.execute(query):
+        key, kind, supplier_id, supplier_name, line_id, *line = row
+        yield key, LineView(supplier_id, supplier_name, line_id, kind, *line)
