@@ -39,6 +39,8 @@ SCHEDULE = [
     Periodic(job_id="shelf-import-sweep", cron="* * * * *", func="app.shelf.recovery.sweep"),
     # Suppliers' lists pulled from their URLs when due (one job per supplier at a time: its job id).
     Periodic(job_id="supplier-pull-sweep", cron="*/5 * * * *", func="app.suppliers.pulls.sweep"),
+    # Supplier list imports whose job Redis lost, as the shelf's.
+    Periodic(job_id="supplier-import-sweep", cron="* * * * *", func="app.suppliers.recovery.sweep"),
     # Part rows stored before the fit rules in force (a migration marked them) get their answer: the fit-recompute jobs.
     Periodic(job_id="fit-recompute-sweep", cron="*/5 * * * *", func="app.catalog.fit.recompute.sweep"),
     # The shops' activity entries past 12 months go, nightly (03:30 in Istanbul).

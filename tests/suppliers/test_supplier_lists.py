@@ -184,3 +184,28 @@ def test_any_bytes_get_a_preview_or_a_4xx_never_a_500(manager, supplier_id, data
     assert response.status_code in (201, 400, 413, 415, 422), (response.status_code, response.get_data()[:200])
     if response.status_code != 201:
         assert response.get_json()["error"]["message"]
+
+
+def test_an_import_whose_job_was_lost_is_queued_again_by_the_sweep(app, manager):
+    from datetime import timedelta
+
+    from app.core.db import utcnow
+    from app.extensions import queues
+    from app.suppliers import recovery
+    from app.suppliers.imports import import_job_id
+    from app.suppliers.models import SupplierImport
+    from tests.shelf.conftest import run_worker
+
+    supplier = create_supplier(manager)
+    preview = upload(manager, supplier["id"], csv_bytes([HEADER, *ROWS])).get_json()
+    start(manager, supplier["id"], preview["id"], preview["suggestedMapping"])
+    queues.get("default").fetch_job(import_job_id(preview["id"])).delete()  # Redis lost it
+    record = db.session.get(SupplierImport, preview["id"])
+    record.started_at = utcnow() - timedelta(minutes=5)
+    db.session.commit()
+
+    with app.app_context():
+        assert recovery.sweep() == 1
+        assert recovery.sweep() == 0
+    run_worker()
+    assert manager.get(f"/api/suppliers/{supplier['id']}").get_json()["activeImportId"] == preview["id"]
