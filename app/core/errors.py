@@ -10,6 +10,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.exceptions import HTTPException
 
 log = logging.getLogger(__name__)
@@ -88,11 +89,11 @@ def _unexpected(exc: Exception) -> Response:
     return error_response(code, message, 500)
 
 
-def _lost_race(exc: IntegrityError) -> Response:
+def _lost_race(exc: IntegrityError | StaleDataError) -> Response:
     """A write that reached the database's constraints unchecked: another request changed or deleted the rows it
     leans on in the meantime (a quote line added as its shop closes). Expected conflicts are checked by the services;
     this one is told to the client as a conflict to reload, not as a failure of the site."""
-    log.warning("write lost a race on %s %s: %s", request.method, request.path, exc.orig)
+    log.warning("write lost a race on %s %s: %s", request.method, request.path, getattr(exc, "orig", exc))
     return error_response(
         "conflict",
         _(
@@ -115,4 +116,5 @@ def register_error_handlers(app: Flask) -> None:
     app.register_error_handler(CSRFError, _csrf_error)
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(IntegrityError, _lost_race)
+    app.register_error_handler(StaleDataError, _lost_race)  # a row updated or deleted as another request deleted it
     app.register_error_handler(Exception, _unexpected)
