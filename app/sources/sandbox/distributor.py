@@ -190,9 +190,7 @@ class DistributorSandbox(SingleServerSandbox):
             return True
         auth = request.authorization
         return (
-            feed
-            and auth is not None
-            and (auth.username, auth.password) == (distributor.username, distributor.password)
+            feed and auth is not None and (auth.username, auth.password) == (distributor.username, distributor.password)
         )
 
     def _page(self, request: Request, distributor: Distributor) -> Response:
@@ -260,7 +258,18 @@ def item_json(line: DistributorLine) -> dict:
 def feed_columns(distributor: Distributor) -> tuple[str, ...]:
     """The feed's column names (the XML's child tags, the CSV's header), its warehouses' stock last."""
     stock_columns = tuple(f"Stok_{_ascii(warehouse)}" for warehouse in distributor.warehouses)
-    return ("StokKodu", "Marka", "UreticiKodu", "UrunAdi", "OENo", "Barkod", "Fiyat", "ParaBirimi", "Stok", *stock_columns)
+    return (
+        "StokKodu",
+        "Marka",
+        "UreticiKodu",
+        "UrunAdi",
+        "OENo",
+        "Barkod",
+        "Fiyat",
+        "ParaBirimi",
+        "Stok",
+        *stock_columns,
+    )
 
 
 def feed_row(line: DistributorLine) -> tuple[str, ...]:
@@ -284,7 +293,9 @@ def xml_feed(distributor: Distributor, feed_lines: Iterable[DistributorLine], tr
     for chunk in _chunks(feed_lines, truncated):
         parts = []
         for line in chunk:
-            cells = "".join(f"<{tag}>{escape(value)}</{tag}>" for tag, value in zip(columns, feed_row(line), strict=True))
+            cells = "".join(
+                f"<{tag}>{escape(value)}</{tag}>" for tag, value in zip(columns, feed_row(line), strict=True)
+            )
             parts.append(f"<Urun>{cells}</Urun>\n")
         yield "".join(parts).encode()
     if not truncated:

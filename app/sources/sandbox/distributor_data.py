@@ -202,7 +202,8 @@ def _line(
         currency=distributor.currency,
         stock=_stock(distributor, identity),
         ean=_ean(
-            _hash(near_miss or product.oem, brand, round_number, "ean"), _hash(*identity, "ean") % 100 < INVALID_EAN_SHARE
+            _hash(near_miss or product.oem, brand, round_number, "ean"),
+            _hash(*identity, "ean") % 100 < INVALID_EAN_SHARE,
         ),
         oe_text=oe_text,
         oems=oems,
