@@ -17,8 +17,8 @@ class _QuietHandler(WSGIRequestHandler):
 def _closed_at_once(app: Callable) -> Callable:
     """The app with each response's body read and closed before it is sent. werkzeug's server skips closing a response
         when the client drops the connection before the end (draining the request raises first), which left a static
-        file open until the garbage collector closed it with a ResourceWarning. A server made with `buffered=False` streams
-    (a sandbox's long price feed) and closes its responses itself."""
+        file open until the garbage collector closed it with a ResourceWarning. A server made with `buffered=False`
+    streams (a sandbox's long price feed) and closes its responses itself."""
 
     def buffered(environ: dict[str, Any], start_response: Callable) -> list[bytes]:
         body = app(environ, start_response)

@@ -274,10 +274,8 @@ def feed_columns(distributor: Distributor) -> tuple[str, ...]:
 
 def feed_row(line: DistributorLine) -> tuple[str, ...]:
     stock = list(line.stock.values())
-    if all(isinstance(value, int) for value in stock):
-        summary = str(sum(stock))  # type: ignore[arg-type]
-    else:
-        summary = "Var" if "Var" in stock else "Yok"
+    counts = [value for value in stock if isinstance(value, int)]
+    summary = str(sum(counts)) if len(counts) == len(stock) else "Var" if "Var" in stock else "Yok"
     return (line.code, line.brand, line.article, line.name, line.oe_text, line.ean, turkish_amount(line.price),
             line.currency, summary, *(str(value) for value in stock))  # fmt: skip
 

@@ -120,7 +120,7 @@ def bulletin_xml(day: date) -> str:
     shift = Decimal(zlib.crc32(day.isoformat().encode()) % 200 - 100) / Decimal(10_000)  # within ±1 %
     parts = [
         '<?xml version="1.0" encoding="UTF-8"?>\n<?xml-stylesheet type="text/xsl" href="isokur.xsl"?>\n',
-        f'<Tarih_Date Tarih="{day:%d.%m.%Y}" Date="{day:%m/%d/%Y}"  Bulten_No="{day.year}/{day.timetuple().tm_yday}" >\n',
+        f'<Tarih_Date Tarih="{day:%d.%m.%Y}" Date="{day:%m/%d/%Y}"  Bulten_No="{day:%Y}/{day:%j}" >\n',
     ]
     for order, (code, unit, name_tr, name_en, base) in enumerate(CURRENCIES):
         buying = base * (1 + shift)
