@@ -64,8 +64,8 @@ from app.referrals import models as referrals_models
 from app.shelf import models as shelf_models
 from app.shops import models as shops_models
 from app.shops.keys import models as shop_keys_models
-from app.suppliers.currency import models as currency_models
 from app.sources.cli import register_sources_commands
+from app.suppliers.currency import models as currency_models
 from app.translation import models as translation_models
 from app.vehicles import models as vehicles_models
 

@@ -104,7 +104,8 @@ def test_the_newest_rate_on_or_before_the_day_is_used(app, tcmb):
 
 
 @pytest.mark.parametrize(
-    "fault", [{"error_status": 503}, {"error_status": 500}, {"malformed": True}, {"doctype": True}, {"date": "32.13.2026"}]
+    "fault",
+    [{"error_status": 503}, {"error_status": 500}, {"malformed": True}, {"doctype": True}, {"date": "32.13.2026"}],
 )
 def test_a_failed_or_malformed_fetch_keeps_the_last_rates(app, tcmb, fault):
     tasks.fetch_rates()
