@@ -164,3 +164,14 @@ def test_the_fetch_is_queued_once_and_scheduled_after_the_bulletin(app, tcmb):
     assert entry.cron.split()[4] == "1-5"
     assert tasks.queue_fetch() == tasks.JOB_ID
     assert tasks.queue_fetch() is None  # the first is still queued
+
+
+def test_the_rate_note_says_the_rate_its_day_and_when_it_is_old(app):
+    from app.suppliers.currency.texts import rate_note
+
+    rates = {"EUR": services.RateOnDay("EUR", Decimal("49.6011"), FRIDAY)}
+    with app.test_request_context("/"):
+        assert rate_note(services.convert(10, "EUR", rates, FRIDAY)) == "1 EUR = 49,6011 ₺ (TCMB 27.11.2026)"
+        assert rate_note(services.convert(10, "EUR", rates, date(2026, 12, 2))).endswith(", kur eski")
+        assert rate_note(services.convert(10, "USD", rates, FRIDAY)) == "USD için henüz TCMB kuru yok"
+        assert rate_note(services.convert(10, "TRY", rates, FRIDAY)) == ""
