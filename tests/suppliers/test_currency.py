@@ -175,3 +175,15 @@ def test_the_rate_note_says_the_rate_its_day_and_when_it_is_old(app):
         assert rate_note(services.convert(10, "EUR", rates, date(2026, 12, 2))).endswith(", kur eski")
         assert rate_note(services.convert(10, "USD", rates, FRIDAY)) == "USD için henüz TCMB kuru yok"
         assert rate_note(services.convert(10, "TRY", rates, FRIDAY)) == ""
+
+
+def test_a_starting_worker_queues_the_fetch_only_when_nothing_was_fetched_today(app, tcmb):
+    from app.extensions import queues
+
+    tasks.queue_when_missing()
+    queued = queues.get(tasks.QUEUE).fetch_job(tasks.JOB_ID)
+    assert queued is not None
+    queued.delete()
+    tasks.fetch_rates()
+    tasks.queue_when_missing()
+    assert queues.get(tasks.QUEUE).fetch_job(tasks.JOB_ID) is None

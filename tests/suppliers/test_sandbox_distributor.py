@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 import pytest
 import requests
 
-from app.sources.sandbox.distributor import API_KEY_HEADER, DistributorSandbox, demo_distributors
+from app.sources.sandbox.distributor import API_KEY_HEADER, DistributorFaults, DistributorSandbox, demo_distributors
 from app.sources.sandbox.distributor_data import (
     DISTRIBUTORS,
     default_lines,
@@ -19,6 +19,7 @@ from app.sources.sandbox.distributor_data import (
     oe_numbers,
     products,
 )
+from app.sources.sandbox.knobs import apply_fault_settings
 
 
 def _parsed(body: bytes) -> ET.Element:
@@ -53,6 +54,14 @@ def test_the_demo_connections_name_three_distributors_in_three_currencies(connec
     assert {connection.currency for connection in connections.values()} == {"TRY", "EUR", "USD"}
     assert {connection.auth_kind for connection in connections.values()} == {"basic", "token"}
     assert demo_distributors("http://x/")[0].feed_url == "http://x/anadolu/fiyat-listesi.xml"
+    assert demo_distributors("") == ()
+
+
+def test_the_knobs_are_settings_too():
+    faults = DistributorFaults()
+    environ = {"SANDBOX_DISTRIBUTOR_LINES": "300000", "SANDBOX_DISTRIBUTOR_ERROR_STATUS": "503"}
+    assert sorted(apply_fault_settings(faults, "distributor", environ)) == ["error_status", "lines"]
+    assert (faults.lines, faults.error_status) == (300_000, 503)
 
 
 @pytest.mark.parametrize("key", ["", "yanlis-anahtar", "ege-demo-anahtar-2"])

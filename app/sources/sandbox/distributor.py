@@ -87,8 +87,10 @@ class DistributorConnection:
 
 def demo_distributors(base_url: str) -> tuple[DistributorConnection, ...]:
     """The three demo distributors served at `base_url` (SANDBOX_DISTRIBUTOR_URL): two XML feeds behind basic auth,
-    one CSV feed behind a token header."""
+    one CSV feed behind a token header; none when no sandbox runs (`base_url` empty)."""
     base = base_url.rstrip("/")
+    if not base:
+        return ()
     formats = {"anadolu": ("xml", "basic"), "ege": ("xml", "basic"), "marmara": ("csv", "token")}
     return tuple(
         DistributorConnection(
