@@ -288,18 +288,17 @@ def turkish_amount(amount: Decimal) -> str:
 
 
 def xml_feed(distributor: Distributor, feed_lines: Iterable[DistributorLine], truncated: bool) -> Iterator[bytes]:
-    columns = feed_columns(distributor)
+    row = "".join(f"<{tag}>{{}}</{tag}>" for tag in feed_columns(distributor))
+    template = f"<Urun>{row}</Urun>\n"
     yield b'<?xml version="1.0" encoding="UTF-8"?>\n<Urunler>\n'
     for chunk in _chunks(feed_lines, truncated):
-        parts = []
-        for line in chunk:
-            cells = "".join(
-                f"<{tag}>{escape(value)}</{tag}>" for tag, value in zip(columns, feed_row(line), strict=True)
-            )
-            parts.append(f"<Urun>{cells}</Urun>\n")
-        yield "".join(parts).encode()
+        yield "".join(template.format(*map(_escaped, feed_row(line))) for line in chunk).encode()
     if not truncated:
         yield b"</Urunler>\n"
+
+
+def _escaped(value: str) -> str:
+    return escape(value) if "&" in value or "<" in value or ">" in value else value
 
 
 def csv_feed(distributor: Distributor, feed_lines: Iterable[DistributorLine], truncated: bool) -> Iterator[bytes]:
