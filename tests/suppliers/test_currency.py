@@ -64,7 +64,14 @@ def test_try_passes_through_and_a_currency_without_a_rate_says_so(app, tcmb):
     tasks.fetch_rates()
     lira = services.in_try("99.999", "TRY", on=FRIDAY)
     assert (lira.amount, lira.rate, lira.stale) == (Decimal("100.00"), Decimal(1), False)
-    for amount, currency in ((10, "XYZ"), (10, ""), ("on lira", "EUR"), ("NaN", "USD")):
+    for amount, currency in (
+        (10, "XYZ"),
+        (10, ""),
+        ("on lira", "EUR"),
+        ("NaN", "USD"),
+        ("1e400", "EUR"),
+        (None, "TRY"),
+    ):
         answer = services.in_try(amount, currency, on=FRIDAY)
         assert not answer.has_rate
         assert answer.amount is None and answer.rate is None and answer.rate_date is None

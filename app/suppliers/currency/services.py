@@ -28,6 +28,7 @@ STALE_AFTER_WORKING_DAYS = 2
 FIXED_HOLIDAYS = frozenset({(1, 1), (4, 23), (5, 1), (5, 19), (7, 15), (8, 30), (10, 29)})
 KURUS = Decimal("0.01")
 RATE_PLACES = Decimal("0.000001")  # the column's scale
+MAX_AMOUNT = Decimal(10) ** 15  # past any price; keeps the arithmetic within Decimal's precision
 
 
 @dataclass(frozen=True)
@@ -113,7 +114,7 @@ def _decimal(amount: Decimal | int | str) -> Decimal | None:
         value = Decimal(str(amount))
     except (InvalidOperation, ValueError):
         return None
-    return value if value.is_finite() else None
+    return value if value.is_finite() and abs(value) < MAX_AMOUNT else None
 
 
 def store_bulletin(bulletin: Bulletin) -> int:
