@@ -103,7 +103,9 @@ def test_stock_is_words_at_one_distributor_and_counts_at_another(connections):
     assert set(ege[0]["stok"]) == {"İzmir", "Manisa", "Denizli"}
 
 
-@pytest.mark.parametrize("params", [{"sayfa": "0"}, {"sayfa": "x"}, {"adet": "501"}, {"adet": "-3"}])
+@pytest.mark.parametrize(
+    "params", [{"sayfa": "0"}, {"sayfa": "x"}, {"adet": "501"}, {"adet": "-3"}, {"sayfa": "9" * 5000}, {"adet": "²"}]
+)
 def test_bad_paging_is_a_400(connections, params):
     assert _api(connections["anadolu"], "/urunler", **params).status_code == 400
 

@@ -335,7 +335,8 @@ def _ascii(text: str) -> str:
 def _positive(raw: str | None, default: int) -> int | None:
     if raw is None or raw == "":
         return default
-    return int(raw) if raw.isdigit() and int(raw) > 0 else None
+    usable = raw.isascii() and raw.isdigit() and len(raw) <= 9
+    return int(raw) if usable and int(raw) > 0 else None
 
 
 def _json(body: dict, status: int = 200) -> Response:
