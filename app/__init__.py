@@ -65,6 +65,7 @@ from app.shelf import models as shelf_models
 from app.shops import models as shops_models
 from app.shops.keys import models as shop_keys_models
 from app.sources.cli import register_sources_commands
+from app.suppliers.currency import models as currency_models
 from app.translation import models as translation_models
 from app.vehicles import models as vehicles_models
 
@@ -116,6 +117,7 @@ MODELS = (
     vehicles_models,
     catalog_models,
     shelf_models,
+    currency_models,
     quotes_models,
     internal_admin_models,
     translation_models,
