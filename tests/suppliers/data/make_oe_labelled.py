@@ -130,7 +130,9 @@ def psa(rng):
 def write_psa(number, rng):
     if len(number) == 10:
         return rng.choice([number, f"{number[:2]} {number[2:5]} {number[5:8]} {number[8:]}"])
-    return rng.choice([f"{number[:4]}.{number[4:]}", f"{number[:4]}.{number[4:]}", number, f"{number[:4]} {number[4:]}"])
+    return rng.choice(
+        [f"{number[:4]}.{number[4:]}", f"{number[:4]}.{number[4:]}", number, f"{number[:4]} {number[4:]}"]
+    )
 
 
 def renault(rng):
@@ -168,7 +170,9 @@ def toyota(rng):
 
 
 def write_five_five(number, rng):
-    return rng.choice([f"{number[:5]}-{number[5:]}", f"{number[:5]}-{number[5:]}", number, f"{number[:5]} {number[5:]}"])
+    return rng.choice(
+        [f"{number[:5]}-{number[5:]}", f"{number[:5]}-{number[5:]}", number, f"{number[:5]} {number[5:]}"]
+    )
 
 
 def hyundai(rng):
@@ -376,7 +380,11 @@ HAND_WRITTEN = [
     ("FIAT 71753813 / ALFA ROMEO 55183561", ["71753813", "55183561"], ["71753831", "5518356"]),
     ("TOFAŞ 46337528 (2 adet)", ["46337528"], ["4633752", "46337582"]),
     ("VW 03L 115 562 / 03L115562 / 03L 115 562 A", ["03l115562", "03l115562a"], ["03l115562b", "03l11556"]),
-    ("Orj.No: 7L6 698 451 | 7L6698451A | 7L6 698 451 B arka", ["7l6698451", "7l6698451a", "7l6698451b"], ["7l6698451c"]),
+    (
+        "Orj.No: 7L6 698 451 | 7L6698451A | 7L6 698 451 B arka",
+        ["7l6698451", "7l6698451a", "7l6698451b"],
+        ["7l6698451c"],
+    ),
     ("SKODA 1K0 407 151 AC sağ, SEAT 1K0407151AC", ["1k0407151ac"], ["1k0407151", "1k0407151ab", "1k0407151a"]),
     ("AUDI 4F0 615 301 E L=245mm", ["4f0615301e"], ["4f0615301", "4f0615301f", "4f0615301e245"]),
     ("06A 905 161 B / 101 905 601 F NGK", ["06a905161b", "101905601f"], ["06a905161", "101905601"]),

@@ -1,0 +1,238 @@
+"""The OE numbers a distributor's free-text OE field states ("VW 1K0-129-620D / 1K0129620D, AUDI 8P0 129 620").
+
+How a field is read:
+- Segments. `, ; | * + / ( ) [ ] :`, line breaks, tabs, a dash between spaces and two spaces or more always part
+  two numbers; a single space may be inside one ("8P0 129 620") or between two ("1K0129620D 1K0129620E").
+- Words. A maker's name in any case and spelling (Turkish dotted İ too: "CİTROEN", "MERCEDES-BENZ", "VAG") is the
+  brand hint of the numbers after it, until the next one; numbers before any maker's name take the first one named
+  after them ("06A 115 561 C (VAG)"). Labels ("OE", "Orijinal No"), notes ("sol", "adet", "L=245mm") and the
+  aftermarket brands end a run of pieces without being read.
+- Pieces. The rest: runs of pieces between words. A run is cut into numbers by each maker's known shape, where
+  spaced groups are one number only in that maker's grouping (VAG 3-3-3 and its index letters, Mercedes A 3-3-2-2,
+  BMW 2-2-1-3-3 or 2-2-7, Ford 1-3-3, Renault 2-2-3-3, Opel/GM 2-2-3 or 2-3-3, PSA 2-3-3-2 and 4.2, Toyota and
+  Hyundai 5-5, ...). Of the ways to cut a run, the one whose shaped numbers cover the most pieces wins, then the
+  one with fewer numbers: two numbers that each stand whole are never glued, as no shape joins whole numbers. A
+  piece no shape takes in is a number of its own (the fallback) when it has 5 letters or digits or more, one of
+  them a digit; shorter ones are dropped (counts, sizes, years).
+- Keys. Each number's key is `app.core.text.fold_code`, the one the catalog and the shelf lists use.
+
+The work is bounded: the first `MAX_TEXT` characters are read, and at most `MAX_NUMBERS` numbers returned.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, replace
+from app.core.text import fold_code
+
+MAX_TEXT = 2_000
+MAX_NUMBERS = 50
+MAX_PIECES = 6  # in one number: Mercedes' "A 000 180 26 09" has five
+MAX_PIECE = 40  # characters; a longer piece is no number
+FALLBACK_MIN = 5
+
+_SEGMENT_BREAKS = re.compile(r"([,;|*+&/\\()\[\]{}<>:\n\r\t]+|\s[-–—]+\s|\s{2,})")
+_PIECE_TRIM = ".-_'\"#!?~`´"
+
+
+@dataclass(frozen=True, slots=True)
+class OeNumber:
+    """A number an OE field states: its search key, the text as written, the maker named before it (or None)."""
+
+    key: str
+    written: str
+    brand: str | None
+
+
+# A maker's names as feeds write them (folded, letters and digits only) and the family of number shapes it uses.
+BRANDS = {
+    "VW": ("vw", "volkswagen", "vag", "vwaudi"),
+    "AUDI": ("audi",),
+    "SEAT": ("seat", "cupra"),
+    "SKODA": ("skoda",),
+    "MERCEDES": ("mercedes", "mercedesbenz", "benz", "mb", "mbenz", "daimler"),
+    "BMW": ("bmw", "mini"),
+    "FORD": ("ford",),
+    "PSA": ("psa", "peugeot", "citroen"),
+    "RENAULT": ("renault", "dacia"),
+    "NISSAN": ("nissan",),
+    "OPEL": ("opel", "gm", "vauxhall", "chevrolet"),
+    "TOYOTA": ("toyota", "lexus"),
+    "HYUNDAI": ("hyundai", "kia", "hyundaikia"),
+    "FIAT": ("fiat", "alfa", "alfaromeo", "romeo", "lancia", "tofas"),
+    "HONDA": ("honda",),
+    "VOLVO": ("volvo",),
+}
+# Aftermarket brands: the numbers after one are its own, not a car maker's.
+AFTERMARKET_BRANDS = {
+    "BOSCH": ("bosch",),
+    "MANN-FILTER": ("mann", "mannfilter"),
+    "VALEO": ("valeo",),
+    "SKF": ("skf",),
+    "FEBI": ("febi", "febibilstein"),
+    "MEYLE": ("meyle",),
+    "LEMFÖRDER": ("lemforder", "lemfoerder"),
+    "SACHS": ("sachs",),
+    "TRW": ("trw",),
+    "NGK": ("ngk",),
+    "HELLA": ("hella",),
+    "CONTITECH": ("contitech", "conti"),
+    "GATES": ("gates",),
+    "DAYCO": ("dayco",),
+    "MAHLE": ("mahle", "knecht"),
+    "ATE": ("ate",),
+    "BREMBO": ("brembo",),
+    "FILTRON": ("filtron",),
+    "INA": ("ina",),
+    "LUK": ("luk",),
+    "SWAG": ("swag",),
+    "CORTECO": ("corteco",),
+    "ELRING": ("elring",),
+    "DELPHI": ("delphi",),
+    "DENSO": ("denso",),
+}
+_BRAND_OF = {alias: brand for brand, aliases in (BRANDS | AFTERMARKET_BRANDS).items() for alias in aliases}
+FAMILY = {"AUDI": "VW", "SEAT": "VW", "SKODA": "VW", "NISSAN": "TOYOTA", "HONDA": "TOYOTA"}
+
+# Words that are never a piece of a number, even short and upper case ("SOL" is no VAG index letter).
+# Longer words never are (an index has at most three letters).
+_NOT_PIECES = frozenset(
+    "oe oem no nr orj ref kod sol sag on ust alt ic dis set kit ad adt tek lh rh mm cm ve ile yok var ki".split()
+)
+
+# Each maker's shapes; `S` stands for an optional group separator (space, dot, dash) where feeds put one.
+_SHAPES = {
+    "VW": [r"\d[A-Z0-9]{2}S\d{3}S\d{3}(?:S[A-Z]{1,3})?"],
+    "MERCEDES": [r"A?S\d{3}S\d{3}S\d{2}S?\d{2}"],
+    "BMW": [r"\d{2}S\d{2}S\dS?\d{3}S?\d{3}"],
+    "FORD": [r"[12]S\d{3}S\d{3}", r"(?=[A-Z]*\d)[0-9A-Z]{4}S\d[A-Z]\d{3,4}S[A-Z]{2}"],
+    "PSA": [r"\d{4}S[A-Z0-9]{2}", r"\d{4}\.\d{2,4}", r"96S?\d{3}S?\d{3}S?\d{2}"],
+    "RENAULT": [r"\d{2}S\d{2}S\d{3}S\d{3}", r"\d{5}S\d{4}R"],
+    "OPEL": [r"\d{2}S\d{2}S\d{3}", r"\d{2}S\d{3}S\d{3}"],
+    "TOYOTA": [r"\d{5}S[A-Z0-9]{5}", r"\d{5}S[A-Z0-9]{3}S[A-Z0-9]{3}"],
+    "HYUNDAI": [r"\d{5}S[A-Z0-9]{5}"],
+    "FIAT": [r"\d{8}"],
+}
+_WRITTEN = {
+    family: re.compile("|".join(f"(?:{shape})" for shape in shapes).replace("S", r"[ .\-]?"), re.IGNORECASE)
+    for family, shapes in _SHAPES.items()
+}
+_KEYS = {
+    family: re.compile("|".join(f"(?:{shape})" for shape in shapes).replace("S", "").replace(r"\.", ""), re.IGNORECASE)
+    for family, shapes in _SHAPES.items()
+}
+_SPACED_INDEX = re.compile(r"\d [A-Z]{1,3}$", re.IGNORECASE)
+
+
+def family_of(brand: str | None) -> str | None:
+    """The family of number shapes a brand's numbers have ("AUDI" → "VW")."""
+    return FAMILY.get(brand, brand) if brand else None
+
+
+def families_of_key(key: str) -> set[str]:
+    """The makers whose number shape a folded key has."""
+    return {family for family, shape in _KEYS.items() if shape.fullmatch(key)}
+
+
+def oe_numbers(text: str) -> list[OeNumber]:
+    """The numbers an OE field states, in order, each once (by key), with the brand hint before it."""
+    numbers: dict[str, OeNumber] = {}
+    since_brand: list[str] = []  # the keys read since the last maker's name
+    brand = None
+    for kind, value in _words_and_runs(_cleaned(text)):
+        if kind == "run":
+            since_brand += _read_run(value, brand, numbers)
+            continue
+        for key in since_brand:
+            if _named_by(numbers[key], value, bracketed_after=kind == "bracketed_brand"):
+                numbers[key] = replace(numbers[key], brand=value)
+        since_brand, brand = [], value
+    return list(numbers.values())
+
+
+def _read_run(pieces: tuple[str, ...], brand: str | None, numbers: dict[str, OeNumber]) -> list[str]:
+    new_keys = []
+    for written in _numbers_of_run(pieces, family_of(brand)):
+        key = fold_code(written)
+        if key not in numbers and len(numbers) < MAX_NUMBERS:
+            numbers[key] = OeNumber(key, written, brand)
+            new_keys.append(key)
+    return new_keys
+
+
+def _named_by(number: OeNumber, brand: str, *, bracketed_after: bool) -> bool:
+    """Whether a maker's name after a number is its hint: when nothing named one before it, or when the name is in
+    brackets right after numbers of its maker's shape ("AUDI 1J0 567 332 M; A 651 404 37 41 (Mercedes)")."""
+    return number.brand is None or (bracketed_after and family_of(brand) in families_of_key(number.key))
+
+
+def _cleaned(text: str) -> str:
+    text = unicodedata.normalize("NFC", text[:MAX_TEXT])
+    return "".join(" " if unicodedata.category(char)[0] in "CZ" and char not in "\n\r\t" else char for char in text)
+
+
+def _words_and_runs(text: str):
+    """("brand", name) for a maker's name, ("bracketed_brand", name) for one alone in brackets, ("run", pieces) for
+    each run of pieces between words and breaks."""
+    parts = _SEGMENT_BREAKS.split(text)  # segments at even places, the breaks between them at odd ones
+    for index in range(0, len(parts), 2):
+        tokens = [token.strip(_PIECE_TRIM) for token in parts[index].split()]
+        brands = [_BRAND_OF.get(fold_code(token)) for token in tokens]
+        before, after = parts[index - 1] if index else "", parts[index + 1] if index + 1 < len(parts) else ""
+        if tokens and all(brands) and "(" in before and ")" in after:
+            yield from (("bracketed_brand", brand) for brand in dict.fromkeys(brands))
+        else:
+            yield from _tokens_read(tokens, brands)
+
+
+def _tokens_read(tokens: list[str], brands: list[str | None]):
+    run: list[str] = []
+    for token, brand in zip(tokens, brands, strict=True):
+        if brand or not _is_piece(token):
+            if run:
+                yield "run", tuple(run)
+            run = []
+            if brand:
+                yield "brand", brand
+        else:
+            run.append(token)
+    if run:
+        yield "run", tuple(run)
+
+
+def _is_piece(token: str) -> bool:
+    key = fold_code(token)
+    if not key or len(token) > MAX_PIECE or "=" in token or "'" in token:
+        return False
+    return not key.isalpha() or (len(key) <= 3 and key not in _NOT_PIECES)
+
+
+def _numbers_of_run(pieces: tuple[str, ...], family: str | None) -> list[str]:
+    """Cut a run of pieces into numbers: the cut whose numbers cover the most pieces, then the fewest numbers."""
+    return _best_cut(pieces, family)[1]
+
+
+def _best_cut(pieces: tuple[str, ...], family: str | None) -> tuple[int, list[str]]:
+    best: list[tuple[int, list[str]]] = [(0, [])] * (len(pieces) + 1)
+    for start in range(len(pieces) - 1, -1, -1):
+        options = [best[start + 1]]  # the piece dropped
+        for end in range(start + 1, min(len(pieces), start + MAX_PIECES) + 1):
+            written = " ".join(pieces[start:end])
+            score = _score(written, end - start, family)
+            if score is not None:
+                options.append((score + best[end][0], [written, *best[end][1]]))
+        best[start] = max(options, key=lambda option: option[0])
+    return best[0]
+
+
+def _score(written: str, count: int, family: str | None) -> int | None:
+    """How much a candidate number is worth: 10 a piece covered, 1 less a number; None when it is no number."""
+    shaped = [name for name, shape in _WRITTEN.items() if shape.fullmatch(written)]
+    if not shaped:
+        key = fold_code(written)
+        fallback = count == 1 and len(key) >= FALLBACK_MIN and any(char.isdigit() for char in key)
+        return 6 if fallback else None
+    score = 10 * count - 1 + (family in shaped)
+    # A VAG index letter written apart loses a tie to a Mercedes "A" that follows ("1K0129620 A 000 180 26 09").
+    return score - 2 if count > 1 and _SPACED_INDEX.search(written) else score
