@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, replace
+
 from app.core.text import fold_code
 
 MAX_TEXT = 2_000
@@ -95,10 +96,12 @@ AFTERMARKET_BRANDS = {
 _BRAND_OF = {alias: brand for brand, aliases in (BRANDS | AFTERMARKET_BRANDS).items() for alias in aliases}
 FAMILY = {"AUDI": "VW", "SEAT": "VW", "SKODA": "VW", "NISSAN": "TOYOTA", "HONDA": "TOYOTA"}
 
-# Words that are never a piece of a number, even short and upper case ("SOL" is no VAG index letter).
-# Longer words never are (an index has at most three letters).
+# Short words that are never a piece of a number, even in upper case ("SOL" is no VAG index), longer ones never are
+# (an index has three letters at most). Kept to the notes feeds write: a real index read as a note ("1K0 615 301 AD"
+# read as 1K0615301) would match another number.
 _NOT_PIECES = frozenset(
-    "oe oem no nr orj ref kod sol sag on ust alt ic dis set kit ad adt tek lh rh mm cm ve ile yok var ki".split()
+    ("oe", "oem", "no", "orj", "ref", "kod", "sol", "sag", "on", "ust", "alt", "ic", "dis", "set", "kit", "tek", "lh")
+    + ("rh", "ve", "ile", "yok", "var")
 )
 
 # Each maker's shapes; `S` stands for an optional group separator (space, dot, dash) where feeds put one.
@@ -168,7 +171,11 @@ def _named_by(number: OeNumber, brand: str, *, bracketed_after: bool) -> bool:
 
 
 def _cleaned(text: str) -> str:
-    text = unicodedata.normalize("NFC", text[:MAX_TEXT])
+    if len(text) > MAX_TEXT:
+        # Cut back to the last break: a number cut short could be another one ("06A115561B" → "06A115561").
+        breaks = list(_SEGMENT_BREAKS.finditer(text, 0, MAX_TEXT + 1))
+        text = text[: breaks[-1].start()] if breaks else ""
+    text = unicodedata.normalize("NFC", text)
     return "".join(" " if unicodedata.category(char)[0] in "CZ" and char not in "\n\r\t" else char for char in text)
 
 

@@ -105,7 +105,8 @@ def write_bmw(number, rng):
 
 def ford(rng):
     if rng.random() < 0.15:  # an engineering number, e.g. 3M51-2C405-AB
-        return f"{rng.choice(['3M51', 'XS4Q', '1S7G', 'BV61', 'AV6Q', '8V21'])}-{digits(rng, 1)}{rng.choice(UPPER)}{digits(rng, 3)}-{rng.choice(['AA', 'AB', 'AC', 'BA'])}"
+        prefix = rng.choice(["3M51", "XS4Q", "1S7G", "BV61", "AV6Q", "8V21"])
+        return f"{prefix}-{digits(rng, 1)}{rng.choice(UPPER)}{digits(rng, 3)}-{rng.choice(['AA', 'AB', 'AC', 'BA'])}"
     return rng.choice("12") + digits(rng, 6)
 
 
