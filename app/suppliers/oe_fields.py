@@ -7,13 +7,14 @@ How a field is read:
   brand hint of the numbers after it, until the next one; numbers before any maker's name take the first one named
   after them ("06A 115 561 C (VAG)"). Labels ("OE", "Orijinal No"), notes ("sol", "adet", "L=245mm") and the
   aftermarket brands end a run of pieces without being read.
-- Pieces. The rest: runs of pieces between words. A run is cut into numbers by each maker's known shape, where
-  spaced groups are one number only in that maker's grouping (VAG 3-3-3 and its index letters, Mercedes A 3-3-2-2,
-  BMW 2-2-1-3-3 or 2-2-7, Ford 1-3-3, Renault 2-2-3-3, Opel/GM 2-2-3 or 2-3-3, PSA 2-3-3-2 and 4.2, Toyota and
-  Hyundai 5-5, ...). Of the ways to cut a run, the one whose shaped numbers cover the most pieces wins, then the
-  one with fewer numbers: two numbers that each stand whole are never glued, as no shape joins whole numbers. A
-  piece no shape takes in is a number of its own (the fallback) when it has 5 letters or digits or more, one of
-  them a digit; shorter ones are dropped (counts, sizes, years).
+- Pieces. The rest: runs of pieces between words, a dash inside a token parting pieces too ("1K0-129-620D",
+  "1444626-2544303"). A run is cut into numbers by each maker's known shape, where spaced or dashed groups are one
+  number only in that maker's grouping (VAG 3-3-3 and its index letters, Mercedes A 3-3-2-2, BMW 2-2-1-3-3 or
+  2-2-7, Ford 1-3-3, Renault 2-2-3-3, Opel/GM 2-2-3 or 2-3-3, PSA 2-3-3-2 and 4.2, Toyota and Hyundai 5-5, ...). Of
+  the ways to cut a run, the one whose numbers cover the most pieces wins, then the one with fewer numbers: two
+  numbers that each stand whole are never glued, as no shape joins whole numbers. A token of no maker's shape is a
+  number of its own (the fallback) when it has 5 letters or digits or more, one of them a digit; shorter pieces
+  nothing takes in are dropped (counts, sizes, years).
 - Keys. Each number's key is `app.core.text.fold_code`, the one the catalog and the shelf lists use.
 
 The work is bounded: the first `MAX_TEXT` characters are read, and at most `MAX_NUMBERS` numbers returned.
@@ -125,7 +126,7 @@ _KEYS = {
     family: re.compile("|".join(f"(?:{shape})" for shape in shapes).replace("S", "").replace(r"\.", ""), re.IGNORECASE)
     for family, shapes in _SHAPES.items()
 }
-_SPACED_INDEX = re.compile(r"\d [A-Z]{1,3}$", re.IGNORECASE)
+_SPACED_INDEX = re.compile(r"\d[ \-][A-Z]{1,3}$", re.IGNORECASE)
 
 
 def family_of(brand: str | None) -> str | None:
@@ -190,29 +191,34 @@ def _words_and_runs(text: str):
         if tokens and all(brands) and "(" in before and ")" in after:
             yield from (("bracketed_brand", brand) for brand in dict.fromkeys(brands))
         else:
-            yield from _tokens_read(tokens, brands)
+            yield from _tokens_read(tokens)
 
 
-def _tokens_read(tokens: list[str], brands: list[str | None]):
-    run: list[str] = []
-    for token, brand in zip(tokens, brands, strict=True):
-        if brand or not _is_piece(token):
-            if run:
-                yield "run", tuple(run)
-            run = []
-            if brand:
-                yield "brand", brand
-        else:
-            run.append(token)
+def _tokens_read(tokens: list[str]):
+    run: list[str] = []  # each piece after its joiner: a space between tokens, a dash inside one
+    for token in tokens:
+        # Letters in a dashed token with digits are a group of it ("90915-YZZJA"), unless a maker's name or a note.
+        dashed_number = "-" in token and any(char.isdigit() for char in token)
+        for place, piece in enumerate(token.split("-")):
+            piece = piece.strip(_PIECE_TRIM)
+            brand = _BRAND_OF.get(fold_code(piece))
+            if piece and (brand or not _is_piece(piece, dashed_number)):
+                if run:
+                    yield "run", tuple(run)
+                run = []
+                if brand:
+                    yield "brand", brand
+            elif piece:
+                run.append(("-" if place else " ") + piece)
     if run:
         yield "run", tuple(run)
 
 
-def _is_piece(token: str) -> bool:
+def _is_piece(token: str, dashed_number: bool = False) -> bool:
     key = fold_code(token)
     if not key or len(token) > MAX_PIECE or "=" in token or "'" in token:
         return False
-    return not key.isalpha() or (len(key) <= 3 and key not in _NOT_PIECES)
+    return not key.isalpha() or ((len(key) <= 3 or dashed_number) and key not in _NOT_PIECES)
 
 
 def _numbers_of_run(pieces: tuple[str, ...], family: str | None) -> list[str]:
@@ -225,7 +231,7 @@ def _best_cut(pieces: tuple[str, ...], family: str | None) -> tuple[int, list[st
     for start in range(len(pieces) - 1, -1, -1):
         options = [best[start + 1]]  # the piece dropped
         for end in range(start + 1, min(len(pieces), start + MAX_PIECES) + 1):
-            written = " ".join(pieces[start:end])
+            written = "".join(pieces[start:end])[1:]
             score = _score(written, end - start, family)
             if score is not None:
                 options.append((score + best[end][0], [written, *best[end][1]]))
@@ -235,11 +241,26 @@ def _best_cut(pieces: tuple[str, ...], family: str | None) -> tuple[int, list[st
 
 def _score(written: str, count: int, family: str | None) -> int | None:
     """How much a candidate number is worth: 10 a piece covered, 1 less a number; None when it is no number."""
-    shaped = [name for name, shape in _WRITTEN.items() if shape.fullmatch(written)]
+    shaped = _shapes_of(written)
     if not shaped:
-        key = fold_code(written)
-        fallback = count == 1 and len(key) >= FALLBACK_MIN and any(char.isdigit() for char in key)
-        return 6 if fallback else None
+        return _fallback_score(written, count)
     score = 10 * count - 1 + (family in shaped)
     # A VAG index letter written apart loses a tie to a Mercedes "A" that follows ("1K0129620 A 000 180 26 09").
     return score - 2 if count > 1 and _SPACED_INDEX.search(written) else score
+
+
+def _fallback_score(written: str, count: int) -> int | None:
+    """A number of no maker's shape is one token, its dashes kept ("AB123-45678-XY"), worth 3 less than a shaped
+    one; never read across a dash from a piece with no digit ("Focus II-31922 3K960") or to a shaped piece ("L:
+    1045-1613T5", "2317874-2503669": two Ford numbers)."""
+    key = fold_code(written)
+    if " " in written or len(key) < FALLBACK_MIN or not any(char.isdigit() for char in key):
+        return None
+    pieces = written.split("-")
+    if count > 1 and (not any(char.isdigit() for char in pieces[0]) or any(map(_shapes_of, pieces))):
+        return None
+    return 10 * count - 4
+
+
+def _shapes_of(written: str) -> list[str]:
+    return [family for family, shape in _WRITTEN.items() if shape.fullmatch(written)]

@@ -209,9 +209,11 @@ MAKER_WEIGHTS = {"vag": 5, "mercedes": 3, "bmw": 3, "ford": 3, "psa": 2, "renaul
 MAKER_WEIGHTS |= {"toyota": 2, "hyundai": 2, "fiat": 2}
 LABELS = ["", "", "", "OE:", "OE ", "OEM:", "OEM No:", "Orijinal No:", "ORJ NO:", "Orj.No:", "OE NO.", "Ref:", "OE No"]
 SEPARATORS = [" / ", "/", ", ", ",", "; ", ";", " | ", "|", "*", " * ", "+", " + ", " ", "  ", "\n", " - ", " ;"]
+SEPARATORS += ["-", "\r\n", " ve ", " veya ", " // "]
 NOTES = ["(2 adet)", "sol", "sağ", "SOL", "SAĞ", "L=245mm", "ön", "ÖN", "arka", "ARKA", "(takım)", "2 ADET", "ön sol"]
 NOTES += ["arka sağ", "D=52mm", "1.6 TDI", "2.0 HDI", "(orijinal)", "2012->", "4'lü set", "x2", "KIT", "(sol/sağ)"]
 NOTES += ["Ø 280mm", "(4 ad.)", "üst", "alt", "*stokta yok*", "1.5 dCi", "L: 1045", "(VAG)", "(eski no)"]
+NOTES += ["2005-2010", "Golf V 1.9 TDI", "(06/2008->)", "96 kW", "Passat B6", "C180 W204", "E46 320d", "Focus II"]
 AFTERMARKET = ["BOSCH", "MANN-FILTER", "VALEO", "SKF", "FEBI", "MEYLE", "LEMFÖRDER", "SACHS", "TRW", "NGK", "HELLA"]
 AFTERMARKET += ["CONTITECH", "GATES", "DAYCO", "MAHLE", "ATE", "BREMBO", "FILTRON", "INA", "LUK", "SWAG", "CORTECO"]
 
