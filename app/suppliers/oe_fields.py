@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from app.core.text import fold_code
 
@@ -122,6 +123,7 @@ _WRITTEN = {
     family: re.compile("|".join(f"(?:{shape})" for shape in shapes).replace("S", r"[ .\-]?"), re.IGNORECASE)
     for family, shapes in _SHAPES.items()
 }
+_ANY_WRITTEN = re.compile("|".join(f"(?:{shape.pattern})" for shape in _WRITTEN.values()), re.IGNORECASE)
 _KEYS = {
     family: re.compile("|".join(f"(?:{shape})" for shape in shapes).replace("S", "").replace(r"\.", ""), re.IGNORECASE)
     for family, shapes in _SHAPES.items()
@@ -141,6 +143,11 @@ def families_of_key(key: str) -> set[str]:
 
 def oe_numbers(text: str) -> list[OeNumber]:
     """The numbers an OE field states, in order, each once (by key), with the brand hint before it."""
+    return list(_read(text))
+
+
+@lru_cache(maxsize=16_384)  # a price list repeats its OE fields: the same OEM part under several brands
+def _read(text: str) -> tuple[OeNumber, ...]:
     numbers: dict[str, OeNumber] = {}
     since_brand: list[str] = []  # the keys read since the last maker's name
     brand = None
@@ -152,7 +159,7 @@ def oe_numbers(text: str) -> list[OeNumber]:
             if _named_by(numbers[key], value, bracketed_after=kind == "bracketed_brand"):
                 numbers[key] = replace(numbers[key], brand=value)
         since_brand, brand = [], value
-    return list(numbers.values())
+    return tuple(numbers.values())
 
 
 def _read_run(pieces: tuple[str, ...], brand: str | None, numbers: dict[str, OeNumber]) -> list[str]:
@@ -177,6 +184,9 @@ def _cleaned(text: str) -> str:
         breaks = list(_SEGMENT_BREAKS.finditer(text, 0, MAX_TEXT + 1))
         text = text[: breaks[-1].start()] if breaks else ""
     text = unicodedata.normalize("NFC", text)
+    if text.replace("\n", "").replace("\r", "").replace("\t", "").isprintable():
+        return text
+    # Control and format characters (NUL, zero-width space, no-break space...) read as spaces.
     return "".join(" " if unicodedata.category(char)[0] in "CZ" and char not in "\n\r\t" else char for char in text)
 
 
@@ -201,8 +211,9 @@ def _tokens_read(tokens: list[str]):
         dashed_number = "-" in token and any(char.isdigit() for char in token)
         for place, piece in enumerate(token.split("-")):
             piece = piece.strip(_PIECE_TRIM)
-            brand = _BRAND_OF.get(fold_code(piece))
-            if piece and (brand or not _is_piece(piece, dashed_number)):
+            key = fold_code(piece)
+            brand = _BRAND_OF.get(key)
+            if piece and (brand or not _is_piece(piece, key, dashed_number)):
                 if run:
                     yield "run", tuple(run)
                 run = []
@@ -214,8 +225,7 @@ def _tokens_read(tokens: list[str]):
         yield "run", tuple(run)
 
 
-def _is_piece(token: str, dashed_number: bool = False) -> bool:
-    key = fold_code(token)
+def _is_piece(token: str, key: str, dashed_number: bool) -> bool:
     if not key or len(token) > MAX_PIECE or "=" in token or "'" in token:
         return False
     return not key.isalpha() or ((len(key) <= 3 or dashed_number) and key not in _NOT_PIECES)
@@ -232,6 +242,8 @@ def _best_cut(pieces: tuple[str, ...], family: str | None) -> tuple[int, list[st
         options = [best[start + 1]]  # the piece dropped
         for end in range(start + 1, min(len(pieces), start + MAX_PIECES) + 1):
             written = "".join(pieces[start:end])[1:]
+            if len(written) > MAX_PIECE:
+                break
             score = _score(written, end - start, family)
             if score is not None:
                 options.append((score + best[end][0], [written, *best[end][1]]))
@@ -241,10 +253,10 @@ def _best_cut(pieces: tuple[str, ...], family: str | None) -> tuple[int, list[st
 
 def _score(written: str, count: int, family: str | None) -> int | None:
     """How much a candidate number is worth: 10 a piece covered, 1 less a number; None when it is no number."""
-    shaped = _shapes_of(written)
-    if not shaped:
+    if not _ANY_WRITTEN.fullmatch(written):
         return _fallback_score(written, count)
-    score = 10 * count - 1 + (family in shaped)
+    hinted = family in _WRITTEN and _WRITTEN[family].fullmatch(written) is not None
+    score = 10 * count - 1 + hinted
     # A VAG index letter written apart loses a tie to a Mercedes "A" that follows ("1K0129620 A 000 180 26 09").
     return score - 2 if count > 1 and _SPACED_INDEX.search(written) else score
 
@@ -253,14 +265,12 @@ def _fallback_score(written: str, count: int) -> int | None:
     """A number of no maker's shape is one token, its dashes kept ("AB123-45678-XY"), worth 3 less than a shaped
     one; never read across a dash from a piece with no digit ("Focus II-31922 3K960") or to a shaped piece ("L:
     1045-1613T5", "2317874-2503669": two Ford numbers)."""
+    if " " in written:
+        return None
     key = fold_code(written)
-    if " " in written or len(key) < FALLBACK_MIN or not any(char.isdigit() for char in key):
+    if len(key) < FALLBACK_MIN or not any(char.isdigit() for char in key):
         return None
     pieces = written.split("-")
-    if count > 1 and (not any(char.isdigit() for char in pieces[0]) or any(map(_shapes_of, pieces))):
+    if count > 1 and (not any(char.isdigit() for char in pieces[0]) or any(map(_ANY_WRITTEN.fullmatch, pieces))):
         return None
     return 10 * count - 4
-
-
-def _shapes_of(written: str) -> list[str]:
-    return [family for family, shape in _WRITTEN.items() if shape.fullmatch(written)]
