@@ -130,13 +130,13 @@ def suggestions(
 ) -> list[Suggestion]:
     """Candidates close to a number the line states but not equal to any: best first, at most `limit`."""
     candidates = {fold_code(candidate) for candidate in candidates}
-    stated = stated_numbers(oe_text=oe_text, oem_column=oem_column)
-    stated_keys = {number.key for _reason, number in stated}
+    stated = [number for _reason, number in stated_numbers(oe_text=oe_text, oem_column=oem_column)]
+    others = candidates - {number.key for number in stated}
     best: dict[str, Suggestion] = {}
-    for _reason, number in stated:
+    for number in stated:
         if number.key in candidates or len(number.key) < SUGGESTION_MIN_LENGTH:
             continue
-        for suggestion in _close_to(number, candidates - stated_keys, threshold):
+        for suggestion in _close_to(number, others, threshold):
             if suggestion.key not in best or _rank(suggestion) < _rank(best[suggestion.key]):
                 best[suggestion.key] = suggestion
     return sorted(best.values(), key=_rank)[:limit]

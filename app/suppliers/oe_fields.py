@@ -143,7 +143,7 @@ def families_of_key(key: str) -> set[str]:
 
 def oe_numbers(text: str) -> list[OeNumber]:
     """The numbers an OE field states, in order, each once (by key), with the brand hint before it."""
-    return list(_read(text))
+    return list(_read(text[: MAX_TEXT + 1]))
 
 
 @lru_cache(maxsize=16_384)  # a price list repeats its OE fields: the same OEM part under several brands

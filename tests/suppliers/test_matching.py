@@ -78,9 +78,13 @@ def test_every_separator_parts_two_numbers(separator):
         ("1K0 129 620 D 8P0 129 620", ["1k0129620d", "8p0129620"]),
         ("1K0129620 A 000 180 26 09", ["1k0129620", "a0001802609"]),
         ("56 50 319 77 01 047 115", ["5650319", "7701047115"]),
+        ("2317874-2503669", ["2317874", "2503669"]),
+        ("04152-YZZA3-90915-04751", ["04152yzza3", "9091504751"]),
+        ("8E0-102-821-H-7L6-378-640M", ["8e0102821h", "7l6378640m"]),
+        ("77 71 731 043-8215539317", ["7771731043", "8215539317"]),
     ],
 )
-def test_numbers_a_single_space_apart_are_not_glued(text, expected):
+def test_numbers_a_single_space_or_dash_apart_are_not_glued(text, expected):
     assert keys(text) == expected
 
 
@@ -93,6 +97,11 @@ def test_numbers_a_single_space_apart_are_not_glued(text, expected):
         ("FORD 1 751 478 2 ADET", ["1751478"]),
         ("RENAULT 82 00 768 913 sağ 2012->", ["8200768913"]),
         ("*** OE: 5Q0 129 620 B *** ön takım", ["5q0129620b"]),
+        ("8E0 869 073 H-BMW 17 62 6 141 952 x2", ["8e0869073h", "17626141952"]),
+        ("2 ADET-55243067", ["55243067"]),
+        ("Focus II-31922 3K960", ["319223k960"]),
+        ("L: 1045-1613T5", ["1613t5"]),
+        ("\x00OE\u200b: 1K0\u00a0129 620\x7fD\r\n", ["1k0129620d"]),
     ],
 )
 def test_notes_are_not_read_as_pieces(text, expected):
