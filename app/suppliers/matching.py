@@ -75,8 +75,8 @@ class Suggestion:
 
 
 def valid_gtin(text: str | None) -> str | None:
-    """The GTIN (EAN-8, UPC-12, EAN-13, GTIN-14) when its check digit is right, as 13 digits where it has 13 or fewer
-    significant ones (a UPC's and a GTIN-14's leading zero dropped or added), else None."""
+    """The GTIN (EAN-8, UPC-12, EAN-13, GTIN-14) when its check digit is right, else None. A UPC and a GTIN-14 with
+    a leading zero are the EAN-13 they stand for (a zero added or dropped), so that one product has one key."""
     if not text:
         return None
     try:

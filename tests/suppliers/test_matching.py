@@ -254,6 +254,29 @@ def test_a_number_written_alone_is_found(written, around):
     assert fold_code(written) in keys(around.format(written))
 
 
+def one_edit(key: str, data) -> str:
+    """Another suffix letter or digit, a character dropped or added, two neighbours swapped."""
+    place = data.draw(st.integers(0, len(key) - 1))
+    char = data.draw(st.sampled_from("0123456789abcdefghjkmnpqrstvwxz"))
+    edit = data.draw(st.sampled_from(["change", "drop", "add", "swap"]))
+    if edit == "change":
+        return key[:place] + char + key[place + 1 :]
+    if edit == "drop":
+        return key[:place] + key[place + 1 :]
+    if edit == "add":
+        return key[:place] + char + key[place:]
+    return key[:place] + key[place + 1 : place + 2] + key[place] + key[place + 2 :]
+
+
+@settings(max_examples=300, deadline=None)
+@given(WRITTEN_ALONE, st.data())
+def test_a_number_one_edit_away_is_never_matched_automatically(written, data):
+    key = fold_code(written)
+    near_miss = one_edit(key, data)
+    if near_miss != key:
+        assert exact_matches(oe_text=f"OE: {written} (2 adet)", oem_column=written, known_keys={near_miss}) == []
+
+
 def test_labelled_set_precision_and_recall(capsys):
     lines = [json.loads(line) for line in LABELLED.read_text(encoding="utf-8").splitlines()]
     matched = correct = stated = 0
