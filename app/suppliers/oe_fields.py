@@ -41,7 +41,8 @@ _PIECE_TRIM = ".-_'\"#!?~`´"
 
 @dataclass(frozen=True, slots=True)
 class OeNumber:
-    """A number an OE field states: its search key, the text as written, the maker named before it (or None)."""
+    """A number an OE field states: its search key, the text as written, the brand named before it (a car maker's
+    or an aftermarket one, normalised: "VW", "MERCEDES", "SACHS"), or None."""
 
     key: str
     written: str
@@ -118,6 +119,7 @@ _SHAPES = {
     "TOYOTA": [r"\d{5}S[A-Z0-9]{5}", r"\d{5}S[A-Z0-9]{3}S[A-Z0-9]{3}"],
     "HYUNDAI": [r"\d{5}S[A-Z0-9]{5}"],
     "FIAT": [r"\d{8}"],
+    "BOSCH": [r"[0-9F]S\d{3}S\d{3}S\d{3}"],  # cross-references in OE fields: "0 986 452 041", "F 026 400 012"
 }
 _WRITTEN = {
     family: re.compile("|".join(f"(?:{shape})" for shape in shapes).replace("S", r"[ .\-]?"), re.IGNORECASE)

@@ -56,6 +56,7 @@ def keys(text: str) -> list[str]:
         ("TOYOTA 04152-YZZA1", ["04152yzza1"]),
         ("HYUNDAI 26300 35505", ["2630035505"]),
         ("FIAT 46337528", ["46337528"]),
+        ("Muadil: BOSCH 0 986 452 041; OE 1K0 129 620", ["0986452041", "1k0129620"]),
     ],
 )
 def test_each_makers_style_is_one_number(text, expected):
