@@ -38,6 +38,7 @@ __all__ = [
     "Suggestion",
     "exact_matches",
     "oe_numbers",
+    "stated_numbers",
     "suggestions",
     "valid_gtin",
 ]
@@ -94,6 +95,8 @@ def stated_numbers(*, oe_text: str = "", oem_column: str = "") -> list[tuple[str
     """Each number the line states with where: its OEM column (whole, and each number in it) first, then its OE
     field."""
     column = [(OEM_COLUMN, number) for number in oe_numbers(oem_column)]
+    # The column whole too: it is meant to hold one number, which may be of a shape the OE reader does not take
+    # ("MD-050-227"); a whole column is no near-miss of anything.
     whole = fold_code(oem_column[:200])
     if whole and all(number.key != whole for _reason, number in column):
         column.insert(0, (OEM_COLUMN, OeNumber(whole, oem_column.strip(), None)))
