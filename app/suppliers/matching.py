@@ -16,6 +16,7 @@ does (a different maker's prefix is another part) and is one edit away (two on a
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
@@ -54,6 +55,7 @@ SUGGESTION_LIMIT = 5
 SUGGESTION_MIN_LENGTH = 7  # shorter numbers are one edit away from too many others
 SAME_START = 2  # leading characters a suggestion shares with the number (the maker's prefix, the VAG type)
 _GTIN_LENGTHS = {8, 12, 13, 14}
+_ONE_TOKEN = re.compile(r"[0-9A-Za-z][0-9A-Za-z.\-]{0,39}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,11 +97,11 @@ def stated_numbers(*, oe_text: str = "", oem_column: str = "") -> list[tuple[str
     """Each number the line states with where: its OEM column (whole, and each number in it) first, then its OE
     field."""
     column = [(OEM_COLUMN, number) for number in oe_numbers(oem_column)]
-    # The column whole too: it is meant to hold one number, which may be of a shape the OE reader does not take
-    # ("MD-050-227"); a whole column is no near-miss of anything.
-    whole = fold_code(oem_column[:200])
-    if whole and all(number.key != whole for _reason, number in column):
-        column.insert(0, (OEM_COLUMN, OeNumber(whole, oem_column.strip(), None)))
+    # A column of one token is one number, even of a shape the OE reader does not take ("MD-050-227"); never more
+    # than one token, as a note would be glued on ("1K0129620D (2)" is no 1K0129620D2).
+    whole = oem_column.strip()
+    if _ONE_TOKEN.fullmatch(whole) and all(number.key != fold_code(whole) for _reason, number in column):
+        column.insert(0, (OEM_COLUMN, OeNumber(fold_code(whole), whole, None)))
     return column + [(OE_FIELD, number) for number in oe_numbers(oe_text)]
 
 

@@ -173,6 +173,13 @@ def test_exact_matches_carry_their_reason():
     ]
 
 
+def test_the_oem_column_is_read_as_the_oe_field_is_and_whole_when_one_token():
+    assert [match.key for match in exact_matches(oem_column="MD-050-227", known_keys={"md050227"})] == ["md050227"]
+    column = "1K0129620D (2) / 06A 115 561 B"
+    assert exact_matches(oem_column=column, known_keys={"1k0129620d2", "06a115561", "1k0129620d206a115561b"}) == []
+    assert [match.key for match in exact_matches(oem_column=column, known_keys={"06a115561b"})] == ["06a115561b"]
+
+
 def test_a_wrong_check_digit_is_no_ean_match():
     assert exact_matches(ean="4006381333932", known_keys=set(), known_eans={"4006381333932"}) == []
 
