@@ -34,6 +34,8 @@ MAX_NUMBERS = 50
 MAX_PIECES = 6  # in one number: Mercedes' "A 000 180 26 09" has five
 MAX_PIECE = 40  # characters; a longer piece is no number
 FALLBACK_MIN = 5
+DASHED_FALLBACK_MIN = 8
+MAX_INNER_GROUP = 5  # characters in a spaced number's group but its last ("04152 YZZA1", "11 42 7953129")
 
 _SEGMENT_BREAKS = re.compile(r"([,;|*+&/\\()\[\]{}<>:\n\r\t]+|\s[-–—]+\s|\s{2,})")
 _PIECE_TRIM = ".-_'\"#!?~`´"
@@ -105,6 +107,8 @@ FAMILY = {"AUDI": "VW", "SEAT": "VW", "SKODA": "VW", "NISSAN": "TOYOTA", "HONDA"
 _NOT_PIECES = frozenset(
     ("oe", "oem", "no", "orj", "ref", "kod", "sol", "sag", "on", "ust", "alt", "ic", "dis", "set", "kit", "tek", "lh")
     + ("rh", "ve", "ile", "yok", "var")
+    # and longer ones, which a dash may join to a number ("42717-6067R-ARKA")
+    + ("arka", "adet", "takim", "yeni", "eski", "kutu", "orijinal", "stok", "stokta")
 )
 
 # Each maker's shapes; `S` stands for an optional group separator (space, dot, dash) where feeds put one.
@@ -130,6 +134,7 @@ _KEYS = {
     family: re.compile("|".join(f"(?:{shape})" for shape in shapes).replace("S", "").replace(r"\.", ""), re.IGNORECASE)
     for family, shapes in _SHAPES.items()
 }
+_GROUP_JOINERS = re.compile(r"[ \-]")
 _SPACED_INDEX = re.compile(r"\d[ \-][A-Z]{1,3}$", re.IGNORECASE)
 
 
@@ -200,6 +205,8 @@ def _words_and_runs(text: str):
         tokens = [token.strip(_PIECE_TRIM) for token in parts[index].split()]
         brands = [_BRAND_OF.get(fold_code(token)) for token in tokens]
         before, after = parts[index - 1] if index else "", parts[index + 1] if index + 1 < len(parts) else ""
+        if tokens and after.startswith(":") and not brands[-1] and fold_code(tokens[-1]).isalpha():
+            tokens.pop()  # a label ("L: 1045", "Ref:"), not an index of the number before it
         if tokens and all(brands) and "(" in before and ")" in after:
             yield from (("bracketed_brand", brand) for brand in dict.fromkeys(brands))
         else:
@@ -241,7 +248,7 @@ def _numbers_of_run(pieces: tuple[str, ...], family: str | None) -> list[str]:
 def _best_cut(pieces: tuple[str, ...], family: str | None) -> tuple[int, list[str]]:
     best: list[tuple[int, list[str]]] = [(0, [])] * (len(pieces) + 1)
     for start in range(len(pieces) - 1, -1, -1):
-        options = [best[start + 1]]  # the piece dropped
+        options = []
         for end in range(start + 1, min(len(pieces), start + MAX_PIECES) + 1):
             written = "".join(pieces[start:end])[1:]
             if len(written) > MAX_PIECE:
@@ -249,6 +256,9 @@ def _best_cut(pieces: tuple[str, ...], family: str | None) -> tuple[int, list[st
             score = _score(written, end - start, family)
             if score is not None:
                 options.append((score + best[end][0], [written, *best[end][1]]))
+        # The piece dropped comes last: of two cuts worth as much, the one read from the left wins ("2 805 851 2012",
+        # a Ford number and a year, not 805 851 20 12).
+        options.append(best[start + 1])
         best[start] = max(options, key=lambda option: option[0])
     return best[0]
 
@@ -257,22 +267,40 @@ def _score(written: str, count: int, family: str | None) -> int | None:
     """How much a candidate number is worth: 10 a piece covered, 1 less a number; None when it is no number."""
     if not _ANY_WRITTEN.fullmatch(written):
         return _fallback_score(written, count)
+    if count > 1 and not _short_groups(written):
+        return None
     hinted = family in _WRITTEN and _WRITTEN[family].fullmatch(written) is not None
     score = 10 * count - 1 + hinted
     # A VAG index letter written apart loses a tie to a Mercedes "A" that follows ("1K0129620 A 000 180 26 09").
     return score - 2 if count > 1 and _SPACED_INDEX.search(written) else score
 
 
+def _short_groups(written: str) -> bool:
+    """Whether the groups of a spaced number are short but the last: a shape's optional separators would otherwise
+    read "71355632 96" (a Fiat number and a note) as Mercedes' 713 556 32 96. A trailing index does not count
+    ("1K0129620 D")."""
+    groups = _GROUP_JOINERS.split(written)
+    inner = groups[:-2] if groups[-1].isalpha() else groups[:-1]
+    return all(len(group) <= MAX_INNER_GROUP for group in inner)
+
+
 def _fallback_score(written: str, count: int) -> int | None:
-    """A number of no maker's shape is one token, its dashes kept ("AB123-45678-XY"), worth 3 less than a shaped
-    one; never read across a dash from a piece with no digit ("Focus II-31922 3K960") or to a shaped piece ("L:
-    1045-1613T5", "2317874-2503669": two Ford numbers)."""
+    """A number of no maker's shape is one token, its dashes kept ("AB123-45678-XY"), worth less than a shaped one
+    (a lone piece is worth little, so that it does not outweigh the shape it could be part of); never read across a
+    dash from a piece with no digit ("Focus II-31922 3K960"), around shaped pieces ("L: 1045-1613T5", "2317874-2503669":
+    two Ford numbers; "28113-11861-96 kW") or when short ("77 55 349 899-x2")."""
     if " " in written:
         return None
     key = fold_code(written)
-    if len(key) < FALLBACK_MIN or not any(char.isdigit() for char in key):
+    if len(key) < (FALLBACK_MIN if count == 1 else DASHED_FALLBACK_MIN) or not any(char.isdigit() for char in key):
         return None
     pieces = written.split("-")
-    if count > 1 and (not any(char.isdigit() for char in pieces[0]) or any(map(_ANY_WRITTEN.fullmatch, pieces))):
+    if count > 1 and (not any(char.isdigit() for char in pieces[0]) or _has_shaped_part(pieces)):
         return None
-    return 10 * count - 4
+    return 10 * count - 8
+
+
+def _has_shaped_part(pieces: list[str]) -> bool:
+    """Whether some of a dashed token's pieces, side by side, have a maker's shape ("28113-11861-96")."""
+    spans = ((start, end) for start in range(len(pieces)) for end in range(start + 1, len(pieces) + 1))
+    return any(_ANY_WRITTEN.fullmatch("-".join(pieces[start:end])) for start, end in spans if end - start < len(pieces))

@@ -103,6 +103,12 @@ def test_numbers_a_single_space_or_dash_apart_are_not_glued(text, expected):
         ("Focus II-31922 3K960", ["319223k960"]),
         ("L: 1045-1613T5", ["1613t5"]),
         ("\x00OE\u200b: 1K0\u00a0129 620\x7fD\r\n", ["1k0129620d"]),
+        ("TOFAŞ 71355632 96 kW", ["71355632"]),
+        ("1 215 369 2012->", ["1215369"]),
+        ("1K0 680 293 L: 1045", ["1k0680293"]),
+        ("HYUNDAI 28113-11861-96 kW", ["2811311861"]),
+        ("NISSAN 42717-6067R-ARKA", ["427176067r"]),
+        ("04152 YZZD1-Focus II", ["04152yzzd1"]),
     ],
 )
 def test_notes_are_not_read_as_pieces(text, expected):
