@@ -35,7 +35,7 @@ MAX_PIECES = 6  # in one number: Mercedes' "A 000 180 26 09" has five
 MAX_PIECE = 40  # characters; a longer piece is no number
 FALLBACK_MIN = 5
 DASHED_FALLBACK_MIN = 8
-MAX_INNER_GROUP = 5  # characters in a spaced number's group but its last ("04152 YZZA1", "11 42 7953129")
+MAX_INNER_GROUP = 6  # characters in a spaced number's group but its last ("1K0129 620 D", "11 42 7953129")
 
 _SEGMENT_BREAKS = re.compile(r"([,;|*+&/\\()\[\]{}<>:\n\r\t]+|\s[-–—]+\s|\s{2,})")
 _PIECE_TRIM = ".-_'\"#!?~`´"
@@ -134,7 +134,6 @@ _KEYS = {
     family: re.compile("|".join(f"(?:{shape})" for shape in shapes).replace("S", "").replace(r"\.", ""), re.IGNORECASE)
     for family, shapes in _SHAPES.items()
 }
-_GROUP_JOINERS = re.compile(r"[ \-]")
 _SPACED_INDEX = re.compile(r"\d[ \-][A-Z]{1,3}$", re.IGNORECASE)
 
 
@@ -279,9 +278,9 @@ def _short_groups(written: str) -> bool:
     """Whether the groups of a spaced number are short but the last: a shape's optional separators would otherwise
     read "71355632 96" (a Fiat number and a note) as Mercedes' 713 556 32 96. A trailing index does not count
     ("1K0129620 D")."""
-    groups = _GROUP_JOINERS.split(written)
+    groups = written.split(" ")  # a dash inside a token joins on purpose ("1K0129-620D")
     inner = groups[:-2] if groups[-1].isalpha() else groups[:-1]
-    return all(len(group) <= MAX_INNER_GROUP for group in inner)
+    return all(len(fold_code(group)) <= MAX_INNER_GROUP for group in inner)
 
 
 def _fallback_score(written: str, count: int) -> int | None:
