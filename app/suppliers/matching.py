@@ -26,7 +26,8 @@ from stdnum import ean as gtin
 from stdnum.exceptions import ValidationError
 
 from app.core.text import fold_code
-from app.suppliers.oe_fields import OeNumber, families_of_key, family_of, oe_numbers
+from app.suppliers.makers import families_of_key, family_of
+from app.suppliers.oe_fields import OeNumber, oe_numbers
 
 __all__ = [
     "BRAND_HINT",

@@ -1,21 +1,26 @@
 """The OE numbers a distributor's free-text OE field states ("VW 1K0-129-620D / 1K0129620D, AUDI 8P0 129 620").
 
 How a field is read:
-- Segments. `, ; | * + / ( ) [ ] :`, line breaks, tabs, a dash between spaces and two spaces or more always part
+- Segments. `, ; | * + & / ( ) [ ] :`, line breaks, tabs, a dash between spaces and two spaces or more always part
   two numbers; a single space may be inside one ("8P0 129 620") or between two ("1K0129620D 1K0129620E").
-- Words. A maker's name in any case and spelling (Turkish dotted İ too: "CİTROEN", "MERCEDES-BENZ", "VAG") is the
-  brand hint of the numbers after it, until the next one; numbers before any maker's name take the first one named
-  after them ("06A 115 561 C (VAG)"). Labels ("OE", "Orijinal No"), notes ("sol", "adet", "L=245mm") and the
-  aftermarket brands end a run of pieces without being read.
+- Words. A brand's name in any case and spelling (Turkish dotted İ too: "CİTROEN", "MERCEDES-BENZ", "VAG"; the
+  names in `app.suppliers.makers`) is the brand hint of the numbers after it, until the next one; numbers before any
+  name take the first one after them, and a name alone in brackets after numbers of its maker's shape names them
+  ("06A 115 561 C (VAG)"). Labels ("OE", "Orijinal No", a word before a colon), notes ("sol", "adet", "L=245mm")
+  end a run of pieces without being read.
 - Pieces. The rest: runs of pieces between words, a dash inside a token parting pieces too ("1K0-129-620D",
-  "1444626-2544303"). A run is cut into numbers by each maker's known shape, where spaced or dashed groups are one
-  number only in that maker's grouping (VAG 3-3-3 and its index letters, Mercedes A 3-3-2-2, BMW 2-2-1-3-3 or
-  2-2-7, Ford 1-3-3, Renault 2-2-3-3, Opel/GM 2-2-3 or 2-3-3, PSA 2-3-3-2 and 4.2, Toyota and Hyundai 5-5, ...). Of
-  the ways to cut a run, the one whose numbers cover the most pieces wins, then the one with fewer numbers: two
+  "1444626-2544303"). A run is cut into numbers by each maker's known shape (`makers.SHAPES`), where spaced or
+  dashed groups are one number only in that maker's grouping (VAG 3-3-3 and its index letters, Mercedes A 3-3-2-2,
+  BMW 2-2-1-3-3 or 2-2-7, Ford 1-3-3, Renault 2-2-3-3, Opel/GM 2-2-3 or 2-3-3, PSA 2-3-3-2 and 4.2, Toyota and
+  Hyundai 5-5, Bosch 1-3-3-3, ...) and with short groups before the last one. Of the ways to cut a run, the one
+  whose numbers cover the most pieces wins, then the one with fewer numbers, then the one read from the left: two
   numbers that each stand whole are never glued, as no shape joins whole numbers. A token of no maker's shape is a
   number of its own (the fallback) when it has 5 letters or digits or more, one of them a digit; shorter pieces
   nothing takes in are dropped (counts, sizes, years).
 - Keys. Each number's key is `app.core.text.fold_code`, the one the catalog and the shelf lists use.
+
+Reading a number cut short is the error the rules are built against: it is a near-miss of the real one ("1K0 129
+620 D" read as 1K0129620), which an exact match would take. Reading a note glued on only loses the number.
 
 The work is bounded: the first `MAX_TEXT` characters are read, and at most `MAX_NUMBERS` numbers returned.
 """
@@ -28,6 +33,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from app.core.text import fold_code
+from app.suppliers.makers import ANY_WRITTEN, BRAND_OF, WRITTEN, brand_of, families_of_key, family_of
 
 MAX_TEXT = 2_000
 MAX_NUMBERS = 50
@@ -51,56 +57,6 @@ class OeNumber:
     brand: str | None
 
 
-# A maker's names as feeds write them (folded, letters and digits only) and the family of number shapes it uses.
-BRANDS = {
-    "VW": ("vw", "volkswagen", "vag", "vwaudi"),
-    "AUDI": ("audi",),
-    "SEAT": ("seat", "cupra"),
-    "SKODA": ("skoda",),
-    "MERCEDES": ("mercedes", "mercedesbenz", "benz", "mb", "mbenz", "daimler"),
-    "BMW": ("bmw", "mini"),
-    "FORD": ("ford",),
-    "PSA": ("psa", "peugeot", "citroen"),
-    "RENAULT": ("renault", "dacia"),
-    "NISSAN": ("nissan",),
-    "OPEL": ("opel", "gm", "vauxhall", "chevrolet"),
-    "TOYOTA": ("toyota", "lexus"),
-    "HYUNDAI": ("hyundai", "kia", "hyundaikia"),
-    "FIAT": ("fiat", "alfa", "alfaromeo", "romeo", "lancia", "tofas"),
-    "HONDA": ("honda",),
-    "VOLVO": ("volvo",),
-}
-# Aftermarket brands: the numbers after one are its own, not a car maker's.
-AFTERMARKET_BRANDS = {
-    "BOSCH": ("bosch",),
-    "MANN-FILTER": ("mann", "mannfilter"),
-    "VALEO": ("valeo",),
-    "SKF": ("skf",),
-    "FEBI": ("febi", "febibilstein"),
-    "MEYLE": ("meyle",),
-    "LEMFÖRDER": ("lemforder", "lemfoerder"),
-    "SACHS": ("sachs",),
-    "TRW": ("trw",),
-    "NGK": ("ngk",),
-    "HELLA": ("hella",),
-    "CONTITECH": ("contitech", "conti"),
-    "GATES": ("gates",),
-    "DAYCO": ("dayco",),
-    "MAHLE": ("mahle", "knecht"),
-    "ATE": ("ate",),
-    "BREMBO": ("brembo",),
-    "FILTRON": ("filtron",),
-    "INA": ("ina",),
-    "LUK": ("luk",),
-    "SWAG": ("swag",),
-    "CORTECO": ("corteco",),
-    "ELRING": ("elring",),
-    "DELPHI": ("delphi",),
-    "DENSO": ("denso",),
-}
-_BRAND_OF = {alias: brand for brand, aliases in (BRANDS | AFTERMARKET_BRANDS).items() for alias in aliases}
-FAMILY = {"AUDI": "VW", "SEAT": "VW", "SKODA": "VW", "NISSAN": "TOYOTA", "HONDA": "TOYOTA"}
-
 # Short words that are never a piece of a number, even in upper case ("SOL" is no VAG index), longer ones never are
 # (an index has three letters at most). Kept to the notes feeds write: a real index read as a note ("1K0 615 301 AD"
 # read as 1K0615301) would match another number.
@@ -111,40 +67,7 @@ _NOT_PIECES = frozenset(
     + ("arka", "adet", "takim", "yeni", "eski", "kutu", "orijinal", "stok", "stokta")
 )
 
-# Each maker's shapes; `S` stands for an optional group separator (space, dot, dash) where feeds put one.
-_SHAPES = {
-    "VW": [r"\d[A-Z0-9]{2}S\d{3}S\d{3}(?:S[A-Z]{1,3})?"],
-    "MERCEDES": [r"A?S\d{3}S\d{3}S\d{2}S?\d{2}"],
-    "BMW": [r"\d{2}S\d{2}S\dS?\d{3}S?\d{3}"],
-    "FORD": [r"[12]S\d{3}S\d{3}", r"(?=[A-Z]*\d)[0-9A-Z]{4}S\d[A-Z]\d{3,4}S[A-Z]{2}"],
-    "PSA": [r"\d{4}S[A-Z0-9]{2}", r"\d{4}\.\d{2,4}", r"96S?\d{3}S?\d{3}S?\d{2}"],
-    "RENAULT": [r"\d{2}S\d{2}S\d{3}S\d{3}", r"\d{5}S\d{4}R"],
-    "OPEL": [r"\d{2}S\d{2}S\d{3}", r"\d{2}S\d{3}S\d{3}"],
-    "TOYOTA": [r"\d{5}S[A-Z0-9]{5}", r"\d{5}S[A-Z0-9]{3}S[A-Z0-9]{3}"],
-    "HYUNDAI": [r"\d{5}S[A-Z0-9]{5}"],
-    "FIAT": [r"\d{8}"],
-    "BOSCH": [r"[0-9F]S\d{3}S\d{3}S\d{3}"],  # cross-references in OE fields: "0 986 452 041", "F 026 400 012"
-}
-_WRITTEN = {
-    family: re.compile("|".join(f"(?:{shape})" for shape in shapes).replace("S", r"[ .\-]?"), re.IGNORECASE)
-    for family, shapes in _SHAPES.items()
-}
-_ANY_WRITTEN = re.compile("|".join(f"(?:{shape.pattern})" for shape in _WRITTEN.values()), re.IGNORECASE)
-_KEYS = {
-    family: re.compile("|".join(f"(?:{shape})" for shape in shapes).replace("S", "").replace(r"\.", ""), re.IGNORECASE)
-    for family, shapes in _SHAPES.items()
-}
 _SPACED_INDEX = re.compile(r"\d[ \-][A-Z]{1,3}$", re.IGNORECASE)
-
-
-def family_of(brand: str | None) -> str | None:
-    """The family of number shapes a brand's numbers have ("AUDI" → "VW")."""
-    return FAMILY.get(brand, brand) if brand else None
-
-
-def families_of_key(key: str) -> set[str]:
-    """The makers whose number shape a folded key has."""
-    return {family for family, shape in _KEYS.items() if shape.fullmatch(key)}
 
 
 def oe_numbers(text: str) -> list[OeNumber]:
@@ -202,7 +125,7 @@ def _words_and_runs(text: str):
     parts = _SEGMENT_BREAKS.split(text)  # segments at even places, the breaks between them at odd ones
     for index in range(0, len(parts), 2):
         tokens = [token.strip(_PIECE_TRIM) for token in parts[index].split()]
-        brands = [_BRAND_OF.get(fold_code(token)) for token in tokens]
+        brands = [brand_of(token) for token in tokens]
         before, after = parts[index - 1] if index else "", parts[index + 1] if index + 1 < len(parts) else ""
         if tokens and after.startswith(":") and not brands[-1] and fold_code(tokens[-1]).isalpha():
             tokens.pop()  # a label ("L: 1045", "Ref:"), not an index of the number before it
@@ -220,7 +143,7 @@ def _tokens_read(tokens: list[str]):
         for place, piece in enumerate(token.split("-")):
             piece = piece.strip(_PIECE_TRIM)
             key = fold_code(piece)
-            brand = _BRAND_OF.get(key)
+            brand = BRAND_OF.get(key)
             if piece and (brand or not _is_piece(piece, key, dashed_number)):
                 if run:
                     yield "run", tuple(run)
@@ -264,11 +187,11 @@ def _best_cut(pieces: tuple[str, ...], family: str | None) -> tuple[int, list[st
 
 def _score(written: str, count: int, family: str | None) -> int | None:
     """How much a candidate number is worth: 10 a piece covered, 1 less a number; None when it is no number."""
-    if not _ANY_WRITTEN.fullmatch(written):
+    if not ANY_WRITTEN.fullmatch(written):
         return _fallback_score(written, count)
     if count > 1 and not _short_groups(written):
         return None
-    hinted = family in _WRITTEN and _WRITTEN[family].fullmatch(written) is not None
+    hinted = family in WRITTEN and WRITTEN[family].fullmatch(written) is not None
     score = 10 * count - 1 + hinted
     # A VAG index letter written apart loses a tie to a Mercedes "A" that follows ("1K0129620 A 000 180 26 09").
     return score - 2 if count > 1 and _SPACED_INDEX.search(written) else score
@@ -302,4 +225,4 @@ def _fallback_score(written: str, count: int) -> int | None:
 def _has_shaped_part(pieces: list[str]) -> bool:
     """Whether some of a dashed token's pieces, side by side, have a maker's shape ("28113-11861-96")."""
     spans = ((start, end) for start in range(len(pieces)) for end in range(start + 1, len(pieces) + 1))
-    return any(_ANY_WRITTEN.fullmatch("-".join(pieces[start:end])) for start, end in spans if end - start < len(pieces))
+    return any(ANY_WRITTEN.fullmatch("-".join(pieces[start:end])) for start, end in spans if end - start < len(pieces))
