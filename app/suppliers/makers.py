@@ -72,12 +72,14 @@ SHAPES = {
     "BOSCH": [r"[0-9F]S\d{3}S\d{3}S\d{3}"],  # cross-references in OE fields: "0 986 452 041", "F 026 400 012"
 }
 WRITTEN = {
-    family: re.compile("|".join(f"(?:{shape})" for shape in shapes).replace("S", r"[ .\-]?"), re.IGNORECASE)
+    family: re.compile("|".join(f"(?:{shape})" for shape in shapes).replace("S", r"[ .\-]?"), re.IGNORECASE | re.ASCII)
     for family, shapes in SHAPES.items()
 }
-ANY_WRITTEN = re.compile("|".join(f"(?:{shape.pattern})" for shape in WRITTEN.values()), re.IGNORECASE)
+ANY_WRITTEN = re.compile("|".join(f"(?:{shape.pattern})" for shape in WRITTEN.values()), re.IGNORECASE | re.ASCII)
 KEYS = {
-    family: re.compile("|".join(f"(?:{shape})" for shape in shapes).replace("S", "").replace(r"\.", ""), re.IGNORECASE)
+    family: re.compile(
+        "|".join(f"(?:{shape})" for shape in shapes).replace("S", "").replace(r"\.", ""), re.IGNORECASE | re.ASCII
+    )
     for family, shapes in SHAPES.items()
 }
 

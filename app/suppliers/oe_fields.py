@@ -95,7 +95,7 @@ def _read_run(pieces: tuple[str, ...], brand: str | None, numbers: dict[str, OeN
     new_keys = []
     for written in _numbers_of_run(pieces, family_of(brand)):
         key = fold_code(written)
-        if key not in numbers and len(numbers) < MAX_NUMBERS:
+        if key and key not in numbers and len(numbers) < MAX_NUMBERS:
             numbers[key] = OeNumber(key, written, brand)
             new_keys.append(key)
     return new_keys

@@ -241,6 +241,12 @@ def test_oe_numbers_never_raises_and_gives_folded_keys(text):
         assert number.key and fold_code(number.key) == number.key == fold_code(number.written)
 
 
+@pytest.mark.parametrize("text", ["١٢ ٣٤ ٥٦٧", "56 50 ３１９", "1K0 129 620 \u212a", "①②③④⑤⑥⑦⑧"])
+def test_digits_and_letters_outside_ascii_make_no_number(text):
+    assert all(key.isascii() and key.isalnum() for key in keys(text))
+    assert "5650319" not in keys(text)
+
+
 def test_a_huge_text_is_read_within_bounds():
     assert keys("1K0129620D / 06A115561B " * 100_000) == ["1k0129620d", "06a115561b"]
     assert keys("x" * 1_995 + " 06A115561B") == []  # cut inside a number: no 06A115561 read
