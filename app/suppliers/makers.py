@@ -71,17 +71,18 @@ SHAPES = {
     "FIAT": [r"\d{8}"],
     "BOSCH": [r"[0-9F]S\d{3}S\d{3}S\d{3}"],  # cross-references in OE fields: "0 986 452 041", "F 026 400 012"
 }
-WRITTEN = {
-    family: re.compile("|".join(f"(?:{shape})" for shape in shapes).replace("S", r"[ .\-]?"), re.IGNORECASE | re.ASCII)
-    for family, shapes in SHAPES.items()
-}
-ANY_WRITTEN = re.compile("|".join(f"(?:{shape.pattern})" for shape in WRITTEN.values()), re.IGNORECASE | re.ASCII)
-KEYS = {
-    family: re.compile(
-        "|".join(f"(?:{shape})" for shape in shapes).replace("S", "").replace(r"\.", ""), re.IGNORECASE | re.ASCII
-    )
-    for family, shapes in SHAPES.items()
-}
+
+
+def _compiled(shapes: list[str], separator: str) -> re.Pattern[str]:
+    """One pattern for a maker's shapes, `S` made `separator`; ASCII only, as keys are ("٣" is no digit of one)."""
+    pattern = "|".join(f"(?:{shape})" for shape in shapes).replace("S", separator)
+    return re.compile(pattern, re.IGNORECASE | re.ASCII)
+
+
+# A number as written (groups apart or not) and as its folded key (no separator, no dot).
+WRITTEN = {family: _compiled(shapes, r"[ .\-]?") for family, shapes in SHAPES.items()}
+ANY_WRITTEN = _compiled([shape.pattern for shape in WRITTEN.values()], "S")
+KEYS = {family: _compiled([shape.replace(r"\.", "") for shape in shapes], "") for family, shapes in SHAPES.items()}
 
 
 def brand_of(word: str) -> str | None:
