@@ -320,3 +320,19 @@ def test_labelled_set_precision_and_recall(capsys):
     assert len(lines) >= 600
     assert precision >= 0.995
     assert recall >= 0.98
+
+
+def test_labelled_set_near_misses_are_mostly_suggested(capsys):
+    """Near-misses of 7 characters or more that keep the maker's prefix: what a manager is asked about."""
+    lines = [json.loads(line) for line in LABELLED.read_text(encoding="utf-8").splitlines()]
+    asked = offered = 0
+    for line in lines:
+        near_misses = {key for key in line["near_misses"] if not valid_gtin(key) and len(key) >= 7}
+        found = suggestions(
+            oe_text=line["oe_text"], oem_column=line.get("oem_column", ""), candidates=near_misses, limit=100
+        )
+        asked += len(near_misses)
+        offered += len(near_misses & {suggestion.key for suggestion in found})
+    with capsys.disabled():
+        print(f"\nsuggestions: {offered / asked:.2%} of {asked} near-misses offered")
+    assert offered / asked >= 0.7
