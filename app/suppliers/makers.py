@@ -63,7 +63,7 @@ SHAPES = {
     "MERCEDES": [r"A?S\d{3}S\d{3}S\d{2}S?\d{2}"],
     "BMW": [r"\d{2}S\d{2}S\dS?\d{3}S?\d{3}"],
     "FORD": [r"[12]S\d{3}S\d{3}", r"(?=[A-Z]*\d)[0-9A-Z]{4}S\d[A-Z]\d{3,4}S[A-Z]{2}"],
-    "PSA": [r"\d{4}S[A-Z0-9]{2}", r"\d{4}\.\d{2,4}", r"96S?\d{3}S?\d{3}S?\d{2}"],
+    "PSA": [r"\d{4}S[A-Z0-9]{2}", r"\d{4}\.\d{2,4}", r"(?:96|98|16|36)S?\d{3}S?\d{3}S?\d{2}"],
     "RENAULT": [r"\d{2}S\d{2}S\d{3}S\d{3}", r"\d{5}S\d{4}R"],
     "OPEL": [r"\d{2}S\d{2}S\d{3}", r"\d{2}S\d{3}S\d{3}"],
     "TOYOTA": [r"\d{5}S[A-Z0-9]{5}", r"\d{5}S[A-Z0-9]{3}S[A-Z0-9]{3}"],
@@ -73,9 +73,15 @@ SHAPES = {
 }
 
 
+# A letter after a maker's number, its groups apart or not ("8201 845 706 A", "7701-048-491-F"), is read as the
+# number's index, as VAG's are: read as a note, the number would be cut short into a near-miss of the real one,
+# which an exact match takes. Glued on when it was a note, the number is only lost.
+INDEX = r"(?:S[A-Z](?![A-Z0-9]))?"
+
+
 def _compiled(shapes: list[str], separator: str) -> re.Pattern[str]:
     """One pattern for a maker's shapes, `S` made `separator`; ASCII only, as keys are ("٣" is no digit of one)."""
-    pattern = "|".join(f"(?:{shape})" for shape in shapes).replace("S", separator)
+    pattern = "|".join(f"(?:{shape}){INDEX}" for shape in shapes).replace("S", separator)
     return re.compile(pattern, re.IGNORECASE | re.ASCII)
 
 

@@ -12,11 +12,12 @@ How a field is read:
   "1444626-2544303"). A run is cut into numbers by each maker's known shape (`makers.SHAPES`), where spaced or
   dashed groups are one number only in that maker's grouping (VAG 3-3-3 and its index letters, Mercedes A 3-3-2-2,
   BMW 2-2-1-3-3 or 2-2-7, Ford 1-3-3, Renault 2-2-3-3, Opel/GM 2-2-3 or 2-3-3, PSA 2-3-3-2 and 4.2, Toyota and
-  Hyundai 5-5, Bosch 1-3-3-3, ...) and with short groups before the last one. Of the ways to cut a run, the one
-  whose numbers cover the most pieces wins, then the one with fewer numbers, then the one read from the left: two
-  numbers that each stand whole are never glued, as no shape joins whole numbers. A token of no maker's shape is a
-  number of its own (the fallback) when it has 5 letters or digits or more, one of them a digit; shorter pieces
-  nothing takes in are dropped (counts, sizes, years).
+  Hyundai 5-5, Bosch 1-3-3-3, ...) and with short groups before the last one; a single letter after any maker's
+  number is its index (`makers.INDEX`: "8201 845 706 A" is 8201845706A, never 8201845706). Of the ways to cut a
+  run, the one whose numbers cover the most pieces wins, then the one with fewer numbers, then the one read from the
+  left: two numbers that each stand whole are never glued, as no shape joins whole numbers. A token of no maker's
+  shape is a number of its own (the fallback) when it has 5 letters or digits or more, one of them a digit; shorter
+  pieces nothing takes in are dropped (counts, sizes, years).
 - Keys. Each number's key is `app.core.text.fold_code`, the one the catalog and the shelf lists use.
 
 Reading a number cut short is the error the rules are built against: it is a near-miss of the real one ("1K0 129
