@@ -45,6 +45,9 @@ SCHEDULE = [
     Periodic(job_id="fit-recompute-sweep", cron="*/5 * * * *", func="app.catalog.fit.recompute.sweep"),
     # The shops' activity entries past 12 months go, nightly (03:30 in Istanbul).
     Periodic(job_id="shop-activity-purge", cron="30 0 * * *", func="app.shops.tasks.purge_activity"),
+    # TCMB publishes the day's rates at 15:30 in Istanbul on working days: fetch them at 15:40, and at 16:40 in case
+    # the bulletin was late (the second run of the same bulletin changes nothing).
+    Periodic(job_id="currency-rates", cron="40 12,13 * * 1-5", func="app.suppliers.currency.tasks.queue_fetch"),
 ]
 
 log = logging.getLogger("worker")
@@ -170,10 +173,13 @@ def run_worker(app, burst: bool = False) -> bool:
 
 
 def _queue_at_start_up() -> None:
-    """What a starting worker queues without waiting for the scheduler: part rows waiting for their fit answer."""
+    """What a starting worker queues without waiting for the scheduler: part rows waiting for their fit answer, and
+    the day's currency rates when none were fetched today."""
     from app.catalog.fit.recompute import queue_when_pending
+    from app.suppliers.currency.tasks import queue_when_missing
 
     queue_when_pending()
+    queue_when_missing()
 
 
 def _work(burst: bool = False) -> bool:

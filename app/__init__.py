@@ -66,6 +66,7 @@ from app.shops import models as shops_models
 from app.shops.keys import models as shop_keys_models
 from app.sources.cli import register_sources_commands
 from app.suppliers import models as suppliers_models
+from app.suppliers.currency import models as currency_models
 from app.translation import models as translation_models
 from app.vehicles import models as vehicles_models
 
@@ -118,6 +119,7 @@ MODELS = (
     catalog_models,
     shelf_models,
     suppliers_models,
+    currency_models,
     quotes_models,
     internal_admin_models,
     translation_models,

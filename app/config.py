@@ -17,6 +17,8 @@ INSTANCE_DIR = PROJECT_ROOT / "instance"
 DEMO_SANDBOX_VIN = "WVWZZZAUZHW100001"
 # NHTSA's public VIN decoder, the vin_api source's default.
 VPIC_PUBLIC_URL = "https://vpic.nhtsa.dot.gov/api"
+# The Central Bank's daily exchange rates (the currency rates job's default).
+TCMB_PUBLIC_URL = "https://www.tcmb.gov.tr/kurlar/today.xml"
 
 # With PRODUCTION=true, start-up stops while one of these is empty: without them the product fails silently (no mail,
 # sessions signed by a secret each process makes up, no payments, links to nowhere, data in a container's SQLite).
@@ -269,6 +271,9 @@ def from_env(environ: os._Environ[str] | dict[str, str] | None = None) -> dict:
         "SCRAPE_CHROMEDRIVER_PATH": env.get("SCRAPE_CHROMEDRIVER_PATH", "/usr/bin/chromedriver"),
         "VPIC_BASE_URL": env.get("VPIC_BASE_URL", VPIC_PUBLIC_URL),
         "VPIC_TIMEOUT_MS": int(env.get("VPIC_TIMEOUT_MS", "5000") or 5000),
+        "TCMB_RATES_URL": env.get("TCMB_RATES_URL", TCMB_PUBLIC_URL) or TCMB_PUBLIC_URL,
+        "TCMB_TIMEOUT_MS": int(env.get("TCMB_TIMEOUT_MS", "10000") or 10000),
+        "SANDBOX_DISTRIBUTOR_URL": env.get("SANDBOX_DISTRIBUTOR_URL", ""),
         "SIGN_IN_RATE_LIMIT": env.get("SIGN_IN_RATE_LIMIT", "10 per minute;50 per hour"),
         "DECODE_BUDGET_SECONDS": float(env.get("DECODE_BUDGET_SECONDS", "25") or 25),
         "DECODE_RATE_LIMIT": env.get("DECODE_RATE_LIMIT", "30 per minute"),

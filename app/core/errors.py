@@ -9,6 +9,8 @@ from flask import Flask, Response, jsonify, render_template, request
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf.csrf import CSRFError
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.exceptions import HTTPException
 
 log = logging.getLogger(__name__)
@@ -87,6 +89,21 @@ def _unexpected(exc: Exception) -> Response:
     return error_response(code, message, 500)
 
 
+def _lost_race(exc: IntegrityError | StaleDataError) -> Response:
+    """A write that reached the database's constraints unchecked: another request changed or deleted the rows it
+    leans on in the meantime (a quote line added as its shop closes). Expected conflicts are checked by the services;
+    this one is told to the client as a conflict to reload, not as a failure of the site."""
+    log.warning("write lost a race on %s %s: %s", request.method, request.path, getattr(exc, "orig", exc))
+    return error_response(
+        "conflict",
+        _(
+            "What you were changing was changed or removed meanwhile, by another tab or a colleague. "
+            "Reload and try again."
+        ),
+        409,
+    )
+
+
 def _api_error(exc: ApiError) -> Response:
     response = error_response(exc.code, exc.message, exc.status, exc.details)
     if exc.retry_after is not None:
@@ -98,4 +115,6 @@ def register_error_handlers(app: Flask) -> None:
     app.register_error_handler(ApiError, _api_error)
     app.register_error_handler(CSRFError, _csrf_error)
     app.register_error_handler(HTTPException, _http_error)
+    app.register_error_handler(IntegrityError, _lost_race)
+    app.register_error_handler(StaleDataError, _lost_race)  # a row updated or deleted as another request deleted it
     app.register_error_handler(Exception, _unexpected)

@@ -16,8 +16,9 @@ class _QuietHandler(WSGIRequestHandler):
 
 def _closed_at_once(app: Callable) -> Callable:
     """The app with each response's body read and closed before it is sent. werkzeug's server skips closing a response
-    when the client drops the connection before the end (draining the request raises first), which left a static
-    file open until the garbage collector closed it with a ResourceWarning. Nothing here streams."""
+        when the client drops the connection before the end (draining the request raises first), which left a static
+        file open until the garbage collector closed it with a ResourceWarning. A server made with `buffered=False`
+    streams (a sandbox's long price feed) and closes its responses itself."""
 
     def buffered(environ: dict[str, Any], start_response: Callable) -> list[bytes]:
         body = app(environ, start_response)
@@ -32,10 +33,18 @@ def _closed_at_once(app: Callable) -> Callable:
 
 class LoopbackServer:
     def __init__(
-        self, wsgi_app: Callable, *, host: str = "127.0.0.1", port: int = 0, name: str = "loopback", quiet: bool = False
+        self,
+        wsgi_app: Callable,
+        *,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        name: str = "loopback",
+        quiet: bool = False,
+        buffered: bool = True,
     ) -> None:
         handler = _QuietHandler if quiet else None
-        self._server = make_server(host, port, _closed_at_once(wsgi_app), threaded=True, request_handler=handler)
+        app = _closed_at_once(wsgi_app) if buffered else wsgi_app
+        self._server = make_server(host, port, app, threaded=True, request_handler=handler)
         self._thread = threading.Thread(
             target=self._server.serve_forever, kwargs={"poll_interval": 0.1}, name=name, daemon=True
         )

@@ -30,7 +30,8 @@ from app.quotes import amounts
 from app.quotes.models import DEFAULT_KDV_RATE, Quote, QuoteLine, QuoteProfile
 from app.quotes.prices import shelf_price
 from app.shops import activity
-from app.shops.models import Branch, Shop
+from app.shops import services as shops
+from app.shops.models import Branch
 
 SHARE_DAYS = 7
 KURUS = Decimal("0.01")
@@ -126,8 +127,7 @@ def profile_of(shop_id: uuid.UUID) -> QuoteProfile:
 def shop_name(shop_id: uuid.UUID, profile: QuoteProfile) -> str:
     """The name the shop's quotes carry: the one in the quote settings, else the shop's. Read from the quote's shop,
     never from a member's (the member who made a quote may have left for a shop of their own since)."""
-    shop = db.session.get(Shop, shop_id)
-    return profile.shop_name or (shop.name if shop is not None else "")
+    return profile.shop_name or shops.shop_name(shop_id)
 
 
 @dataclass(frozen=True)

@@ -36,7 +36,10 @@ def _close(shop_id: uuid.UUID) -> None:
 def delete_shop(owner: User, confirmation: object) -> None:
     """The owner deletes the shop after typing its name: every member (the owner too) is signed out everywhere and
     left with an empty one-person shop of their own, and the shop's data is deleted."""
-    shop = db.session.get(Shop, owner.shop_id)
+    # Locked, and read afresh: a second tab's close waits for the first and finds the shop gone.
+    shop = db.session.scalar(sa.select(Shop).where(Shop.id == owner.shop_id).with_for_update())
+    if shop is None:
+        raise ApiError("shop_closed", _("This shop has already been closed."), 409)
     if not isinstance(confirmation, str) or confirmation.strip().casefold() != shop.name.strip().casefold():
         raise ApiError(
             "confirmation_mismatch", _("Type the shop's name exactly to delete it. Nothing was deleted."), 400

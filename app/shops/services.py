@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import uuid
+
 from flask_babel import gettext as _
 
 from app.accounts.models import User
@@ -21,6 +23,7 @@ def create_one_person_shop(user: User) -> Shop:
     return shop
 
 
-def shop_name(shop_id) -> str:
+def shop_name(shop_id: uuid.UUID) -> str:
+    """The shop's name, empty for a shop that is gone."""
     shop = db.session.get(Shop, shop_id)
     return shop.name if shop is not None else ""

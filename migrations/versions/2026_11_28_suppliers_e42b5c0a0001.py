@@ -2,7 +2,7 @@
 the list in use, the remembered mapping) and the numbers each line answers to
 
 Revision ID: e42b5c0a0001
-Revises: d5a1c0ffee17
+Revises: e42b5c0a0002
 Create Date: 2026-11-28 22:05:32.491406
 
 """
@@ -13,7 +13,7 @@ from sqlalchemy.dialects import postgresql
 
 # revision identifiers, used by Alembic.
 revision = "e42b5c0a0001"
-down_revision = "d5a1c0ffee17"
+down_revision = "e42b5c0a0002"
 branch_labels = None
 depends_on = None
 

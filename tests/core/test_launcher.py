@@ -11,7 +11,14 @@ from app import launcher
 from app.core import sandboxes
 from app.launcher import Supervisor, start_local_services
 
-SOURCE_SETTINGS = ("CATAPI_BASE_URLS", "SCRAPE_BASE_URL", "PORTAL_BASE_URL", "VPIC_BASE_URL")
+SOURCE_SETTINGS = (
+    "CATAPI_BASE_URLS",
+    "SCRAPE_BASE_URL",
+    "PORTAL_BASE_URL",
+    "VPIC_BASE_URL",
+    "TCMB_RATES_URL",
+    "SANDBOX_DISTRIBUTOR_URL",
+)
 
 
 @pytest.fixture(autouse=True)
@@ -46,7 +53,7 @@ def test_services_without_settings_get_their_sandbox_and_configured_ones_are_lef
     started = start_local_services("127.0.0.1", "5999")
     try:
         by_name = {service.name: running for service, running, _settings in started}
-        assert sorted(by_name) == ["catapi", "mail", "portal", "vpic"]
+        assert sorted(by_name) == ["catapi", "distributor", "mail", "portal", "tcmb", "vpic"]
         assert os.environ["MAIL_URL"] == by_name["mail"].url
         assert os.environ["SCRAPE_BASE_URL"] == "https://catalog.example"
         assert os.environ["STRIPE_SECRET_KEY"] == "sk_live_configured"
@@ -54,6 +61,8 @@ def test_services_without_settings_get_their_sandbox_and_configured_ones_are_lef
             for name, value in settings.items():
                 assert os.environ[name] == value
         assert os.environ["VPIC_BASE_URL"].startswith("http://127.0.0.1:")
+        assert os.environ["TCMB_RATES_URL"] == f"{by_name['tcmb'].url}/kurlar/today.xml"
+        assert os.environ["SANDBOX_DISTRIBUTOR_URL"] == by_name["distributor"].url
         assert by_name["catapi"].faults.latency_ms == 5
     finally:
         sandboxes.stop_all(started)

@@ -35,7 +35,14 @@ def product(tmp_path, redis_server):  # noqa: F811
         "LOG_LEVEL": "INFO",
         "STORAGE_DIR": str(tmp_path / "storage"),
     }
-    for name in ("CATAPI_BASE_URLS", "SCRAPE_BASE_URL", "PORTAL_BASE_URL", "VPIC_BASE_URL", "STRIPE_SECRET_KEY"):
+    for name in (
+        "CATAPI_BASE_URLS",
+        "SCRAPE_BASE_URL",
+        "PORTAL_BASE_URL",
+        "VPIC_BASE_URL",
+        "STRIPE_SECRET_KEY",
+        "TCMB_RATES_URL",
+    ):
         env[name] = ""  # every outside service is a sandbox on loopback
     launcher = Process(["-m", "app.launcher"], env, tmp_path / "launcher.log")
     launcher.base_url = f"http://127.0.0.1:{port}"

@@ -5,8 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.sources.sandbox.catapi_server import CatapiSandbox
+from app.sources.sandbox.distributor import DistributorSandbox
 from app.sources.sandbox.portal_server import PortalSandbox
 from app.sources.sandbox.scrape_server import ScrapeSandbox
+from app.sources.sandbox.tcmb import TcmbSandbox
 from app.sources.sandbox.vpic import VpicSandbox
 
 
@@ -16,14 +18,23 @@ class Upstreams:
     scrape: ScrapeSandbox
     portal: PortalSandbox
     vpic: VpicSandbox
+    tcmb: TcmbSandbox
+    distributor: DistributorSandbox
 
     @classmethod
     def start(cls) -> Upstreams:
-        return cls(CatapiSandbox().start(), ScrapeSandbox().start(), PortalSandbox().start(), VpicSandbox().start())
+        return cls(
+            CatapiSandbox().start(),
+            ScrapeSandbox().start(),
+            PortalSandbox().start(),
+            VpicSandbox().start(),
+            TcmbSandbox().start(),
+            DistributorSandbox().start(),
+        )
 
     @property
     def all(self) -> tuple:
-        return (self.catapi, self.scrape, self.portal, self.vpic)
+        return (self.catapi, self.scrape, self.portal, self.vpic, self.tcmb, self.distributor)
 
     @property
     def settings(self) -> dict[str, str]:

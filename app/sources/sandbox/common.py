@@ -46,10 +46,11 @@ class SingleServerSandbox(Sandbox):
     """A sandbox served by one loopback server; subclasses define the WSGI callable `_wsgi`."""
 
     server_name = "sandbox"
+    streams = False  # whether its responses are streamed rather than sent whole
 
     def __init__(self, seed: int, faults: Any, host: str) -> None:
         super().__init__(seed, faults)
-        self._server = LoopbackServer(self._wsgi, host=host, name=self.server_name)
+        self._server = LoopbackServer(self._wsgi, host=host, name=self.server_name, buffered=not self.streams)
 
     @property
     def url(self) -> str:

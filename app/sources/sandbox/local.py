@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from app.config import VPIC_PUBLIC_URL
+from app.config import TCMB_PUBLIC_URL, VPIC_PUBLIC_URL
 from app.core.sandboxes import LocalService, Running, register
 from app.sources.sandbox.catapi_server import CatapiSandbox
+from app.sources.sandbox.distributor import DistributorSandbox
 from app.sources.sandbox.knobs import apply_fault_settings
 from app.sources.sandbox.portal_server import PortalSandbox
 from app.sources.sandbox.scrape_server import ScrapeSandbox
+from app.sources.sandbox.tcmb import TcmbSandbox
 from app.sources.sandbox.vpic import VpicSandbox
 
 
@@ -44,3 +46,25 @@ for _source, _setting, _class, _describes in SOURCE_SANDBOXES:
             unset=("", VPIC_PUBLIC_URL) if _source == "vpic" else ("",),
         )
     )
+
+# The suppliers' stand-ins: the demo distributors (a demo supplier has no real address to set) and the TCMB rates.
+register(
+    LocalService(
+        name="distributor",
+        setting="SANDBOX_DISTRIBUTOR_URL",
+        describes="the demo distributors",
+        start=_starter(DistributorSandbox, "distributor"),
+        group="suppliers",
+    )
+)
+register(
+    LocalService(
+        name="tcmb",
+        setting="TCMB_RATES_URL",
+        describes="the Central Bank's daily rates",
+        start=_starter(TcmbSandbox, "tcmb"),
+        group="suppliers",
+        # The public address is the built-in default, yet nothing run here may reach it unasked.
+        unset=("", TCMB_PUBLIC_URL),
+    )
+)
