@@ -17,7 +17,7 @@ from app.core.security import shop_role
 from app.core.uploads import takes_upload
 from app.shelf import imports as shelf_imports
 from app.shelf.imports import status_of
-from app.suppliers import imports, pulls, services
+from app.suppliers import demo, imports, pulls, services
 from app.suppliers.models import Supplier, SupplierImport
 from app.suppliers.rows import FIELDS
 from app.suppliers.throttles import upload_throttle
@@ -49,6 +49,14 @@ def _too_large(_error: RequestEntityTooLarge) -> Response:
 def suppliers():
     """The shop's suppliers and the form to add one."""
     return _list_page()
+
+
+@bp.post("/ornekler")
+@shop_role("manager")
+def add_demo():
+    """`make run`'s demo distributors added to the shop, their lists pulled from the local sandbox."""
+    demo.add_demo_suppliers(current_user)
+    return redirect(url_for(".suppliers"), code=303)
 
 
 @bp.post("")
@@ -189,6 +197,7 @@ def _list_page(error: ApiError | None = None) -> tuple[str, int]:
         form=request.form if error else {},
         error=error.message if error else None,
         currencies=services.CURRENCIES,
+        demo_suppliers=demo.available(),
     )
     return page, error.status if error else 200
 
