@@ -25,6 +25,7 @@ from app.core.errors import ApiError
 from app.extensions import db
 from app.shelf import reading
 from app.shelf.bulk import insert_items
+from app.shelf.equivalents_feed import feed_equivalents
 from app.shelf.models import ShelfActive, ShelfImport, ShelfItem, ShelfNumber, ShelfUpload
 from app.shelf.rows import Item, RowError, item_from_row
 
@@ -76,6 +77,8 @@ def import_list(import_id: int) -> str:
         )
     outcome = _activate(import_id, shop_id, branch_id)
     _delete_replaced(branch_id)
+    if outcome == "done":
+        feed_equivalents(import_id, shop_id, branch_id)
     return outcome
 
 
