@@ -20,7 +20,7 @@ bp = Blueprint("equivalents_api", __name__, url_prefix="/api/equivalents")
 BY_ID_ERRORS = (404, 405)
 
 
-@bp.get("/<number>")
+@bp.get("/<path:number>")
 @shop_role("clerk")
 @documented(EquivalentGroupOut)
 def get_group(number: str):

@@ -31,7 +31,7 @@ def search():
     return redirect(url_for(".group", number=services.link_key(asked)), code=303)
 
 
-@bp.get("/<number>")
+@bp.get("/<path:number>")
 @shop_role("clerk")
 def group(number: str):
     """A number's group: the page, or its fragment for HTMX."""
