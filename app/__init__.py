@@ -56,6 +56,7 @@ from app.core.static_urls import init_static_urls
 from app.core.translate_cli import register_translate_commands
 from app.core.validation import init_input_checks
 from app.demo import seed as demo_seed
+from app.equivalents import models as equivalents_models
 from app.extensions import compress, db, limiter, migrate, redis_store
 from app.internal_admin import models as internal_admin_models
 from app.notifications import models as notifications_models
@@ -116,6 +117,7 @@ MODELS = (
     notifications_models,
     billing_models,
     vehicles_models,
+    equivalents_models,
     catalog_models,
     shelf_models,
     suppliers_models,

@@ -6,4 +6,9 @@ from flask import Blueprint
 
 def blueprints() -> list[Blueprint]:
     """The domain's blueprints, registered in this order (imported here so that a model import loads no route)."""
-    return []
+    from app.equivalents import api, views
+
+    return [
+        api.bp,
+        views.bp,
+    ]

@@ -27,6 +27,7 @@ from app.core.errors import ApiError
 from app.extensions import db
 from app.shelf import reading
 from app.shelf.bulk import SHELF_TABLES, ListTables, insert_items
+from app.shelf.equivalents_feed import feed_equivalents
 from app.shelf.models import ShelfActive, ShelfImport, ShelfItem, ShelfNumber, ShelfUpload
 from app.shelf.rows import Item, RowError, item_from_row
 
@@ -156,7 +157,12 @@ def _record_progress(
 
 
 def _activate(import_id: int) -> str:
-    return activate(SHELF, import_id)
+    """The branch's list in use, then its numbers' links the shop's equivalents (the previous list's replaced)."""
+    outcome = activate(SHELF, import_id)
+    if outcome == "done":
+        record = db.session.get(ShelfImport, import_id)
+        feed_equivalents(import_id, record.shop_id, record.branch_id)
+    return outcome
 
 
 def activate(store: ListStore, import_id: int, also: Callable[[int], None] | None = None) -> str:

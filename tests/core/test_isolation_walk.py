@@ -23,6 +23,7 @@ from app.auth.guards import declared_access
 from app.auth.sessions import revoke_user_sessions
 from app.billing.models import Payment
 from app.core.db import utcnow
+from app.core.text import fold_code
 from app.extensions import db
 from app.sources.sandbox.catalog import VIN_GOLF
 from tests.billing.conftest import billing_catalog, make_subscription  # noqa: F401 - fixtures used here
@@ -49,6 +50,7 @@ LINE_PRICE = "4321.77"
 STOCK_CODE = "GZL-RAF-7781"
 STOCK_NAME = "Gizli Raf Parcasi Omega"
 STOCK_OEM = "9Z9 999 111 Q"
+EQUIVALENT = "GZL-MUADIL-4242"  # a number A's manager linked to A's stock number
 LIST_FILE = "gizli-raf-listesi.csv"
 BRANCH_NAME = "Gizli Sube Sigma"
 BRANCH_ADDRESS = "Gizlikoy Sokak 77"
@@ -71,6 +73,7 @@ MARKERS = (
     STOCK_CODE,
     STOCK_NAME,
     STOCK_OEM,
+    EQUIVALENT,
     "8.765,43",
     "8765.43",
     SUPPLIER_NAME,
@@ -98,6 +101,7 @@ class ShopA:
     member_id: str
     payment_id: str
     supplier_id: int
+    link_id: int
 
 
 @dataclass(frozen=True)
@@ -130,9 +134,15 @@ ARGUMENTS: dict[str, Argument] = {
     "member_id": Argument(lambda a: a.member_id, True),  # a clerk who joined A through an invitation
     "payment_id": Argument(lambda a: a.payment_id, True),  # A's bank transfer, with its receipt
     "supplier_id": Argument(lambda a: a.supplier_id, True),  # A's supplier, with a brand discount
+    "link_id": Argument(lambda a: a.link_id, True),  # A's own equivalent link (its manager's confirmation)
     # A decode's progress is read under the decoding person's id; a decode ends before the walk, so none is left.
     "token": _reference("yok-boyle-bir-cozum"),
-    "oem": _reference(STOCK_OEM),  # where a number of A's stock list is used: reference data, never A's stock
+    "oem": _reference(STOCK_OEM),
+    # A number's equivalents, asked by its search key (a page echoes its own path: the number as A wrote it would be
+    # found in every answer): A's links stay A's.
+    "number": _reference(
+        fold_code(STOCK_OEM)
+    ),  # where a number of A's stock list is used: reference data, never A's stock
     "code": _reference("A1"),
     "trail": _reference("1/2"),
     "provider": _reference("google"),
@@ -203,6 +213,7 @@ def _make_shop_a(app, owner: Member) -> ShopA:
     listed = preview.get_json()
     _ok(start(client, listed["id"], listed["suggestedMapping"]))
     run_worker()
+    link = _ok(client.post("/api/equivalents/links", json={"a": EQUIVALENT, "b": STOCK_OEM}, headers=SITE))
     pairing = owner.send("POST", "/vin/pairings")
     assert pairing.status_code == 200, pairing.get_data(as_text=True)[:300]
     poll = POLL.search(pairing.get_data(as_text=True))
@@ -219,6 +230,7 @@ def _make_shop_a(app, owner: Member) -> ShopA:
         **_make_people_of_shop_a(app, owner),
         payment_id=_bank_transfer(owner.user),
         supplier_id=_make_supplier_of_shop_a(client),
+        link_id=link["id"],
     )
 
 
@@ -259,6 +271,7 @@ def _a_s_own_view(owner: Member, a: ShopA) -> list:
         client.get("/api/shop/members").get_json(),
         client.get(f"/api/payments/{a.payment_id}/receipt").get_json(),
         client.get(f"/api/suppliers/{a.supplier_id}").get_json(),
+        client.get(f"/api/equivalents/{STOCK_OEM}").get_json(),
     ]
 
 
@@ -320,7 +333,7 @@ def test_no_route_shows_or_changes_shop_a_s_objects_for_anyone_else(app, shops):
     assert tried > 200
     # The same reads show A's owner the markers: a leak would be seen. No walked read takes a branch, invitation, key
     # or member id (those routes change things): A's own lists show those markers.
-    assert {CUSTOMER, LINE_NAME, LINE_PRICE, LIST_FILE, RECEIPT, SUPPLIER_NAME} <= seen_by_a, seen_by_a
+    assert {CUSTOMER, LINE_NAME, LINE_PRICE, LIST_FILE, RECEIPT, SUPPLIER_NAME, EQUIVALENT} <= seen_by_a, seen_by_a
     assert all(marker in json.dumps(before) for marker in PEOPLE_MARKERS), before
     assert not problems, "\n".join(problems)
     assert _a_s_own_view(owner, a) == before

@@ -1,0 +1,187 @@
+"""A number's group: the numbers reachable from it through `same` links and the supersession chain (`replaces`,
+read backwards as replaced by), as one shop sees them (everyone's links and its own, less the ones it rejected).
+
+The walk is breadth first, one query per depth level for the links touching the level's numbers (and one for the
+shop's rejections among them), bounded in depth, in numbers and in links read per level, so a huge or cyclic graph
+answers in a few queries and says it was cut (`truncated`). `part_of` links are listed beside the group, the
+group's own numbers' only: a part's parts are not followed.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+
+import sqlalchemy as sa
+
+from app.equivalents.models import EquivalentLink, EquivalentRejection
+from app.equivalents.services import link_key, pair_key, visible_to
+from app.extensions import db
+
+MAX_DEPTH = 6
+MAX_NODES = 200
+MAX_LINKS_PER_LEVEL = 2000
+MAX_PART_LINKS = 200
+FOLLOWED = ("same", "replaces")
+
+
+@dataclass(frozen=True)
+class Edge:
+    """A link as read from one of its numbers (`here`) to the other (`there`): what `there` is to `here`
+    (`relation`: same, replaces, replaced_by, part_of, contains) and where the link came from."""
+
+    link_id: int
+    here: str
+    there: str
+    code: str
+    brand: str | None
+    relation: str
+    source: str
+    detail: str
+    own: bool  # the shop's own link (its list, its suppliers, its members), not everyone's
+
+
+@dataclass
+class Member:
+    """A number of the group: found at `depth` links from the asked number, through `via` (the links from the
+    previous level's numbers that reached it)."""
+
+    key: str
+    code: str
+    brand: str | None
+    depth: int
+    via: list[Edge] = field(default_factory=list)
+
+
+@dataclass
+class Group:
+    key: str
+    members: list[Member] = field(default_factory=list)
+    parts: list[Edge] = field(default_factory=list)  # part of / contains, from the group's numbers
+    rejected: list[Edge] = field(default_factory=list)  # links from the group's numbers the shop rejected
+    truncated: bool = False
+
+    def keys(self) -> set[str]:
+        return {self.key, *(member.key for member in self.members)}
+
+
+def _relation(link: EquivalentLink, there: str) -> str:
+    if link.kind == "same":
+        return "same"
+    forward = link.a_key == there  # `there` is the link's `a`: it replaces (is part of) `here`
+    if link.kind == "replaces":
+        return "replaces" if forward else "replaced_by"
+    return "part_of" if forward else "contains"
+
+
+def _edges(link: EquivalentLink, keys: set[str], shop_id: uuid.UUID | None) -> list[Edge]:
+    """The link read from each of its numbers among `keys`."""
+    sides = ((link.a_key, link.b_key, link.b_code, link.b_brand), (link.b_key, link.a_key, link.a_code, link.a_brand))
+    own = shop_id is not None and link.shop_id == shop_id
+    return [
+        Edge(link.id, here, there, code, brand, _relation(link, there), link.source, link.detail, own)
+        for here, there, code, brand in sides
+        if here in keys
+    ]
+
+
+def _links_touching(keys: set[str], shop_id: uuid.UUID | None, kinds: tuple[str, ...], limit: int) -> list:
+    query = (
+        sa.select(EquivalentLink)
+        .where(
+            visible_to(shop_id),
+            EquivalentLink.kind.in_(kinds),
+            sa.or_(EquivalentLink.a_key.in_(keys), EquivalentLink.b_key.in_(keys)),
+        )
+        .order_by(EquivalentLink.id)
+        .limit(limit)
+    )
+    return list(db.session.scalars(query))
+
+
+def _rejections(keys: set[str], shop_id: uuid.UUID | None) -> set[tuple[str, str, str]]:
+    if shop_id is None:
+        return set()
+    query = sa.select(EquivalentRejection.a_key, EquivalentRejection.b_key, EquivalentRejection.kind).where(
+        EquivalentRejection.shop_id == shop_id,
+        sa.or_(EquivalentRejection.a_key.in_(keys), EquivalentRejection.b_key.in_(keys)),
+    )
+    return {tuple(row) for row in db.session.execute(query)}
+
+
+def _is_rejected(link: EquivalentLink, rejected: set[tuple[str, str, str]]) -> bool:
+    return pair_key(link.a_key, link.b_key, link.kind) in rejected
+
+
+class _Walk:
+    """The breadth-first walk's state: the numbers found, the current level, what was cut."""
+
+    def __init__(self, group: Group, shop_id: uuid.UUID | None, max_nodes: int) -> None:
+        self.group, self.shop_id, self.max_nodes = group, shop_id, max_nodes
+        self.found: dict[str, Member | None] = {group.key: None}
+        self.rejected_ids: set[int] = set()
+
+    def level(self, frontier: set[str], depth: int) -> set[str]:
+        """Read the links of one level; the numbers found at this depth are the next level."""
+        links = _links_touching(frontier, self.shop_id, FOLLOWED, MAX_LINKS_PER_LEVEL)
+        if len(links) >= MAX_LINKS_PER_LEVEL:
+            self.group.truncated = True
+        rejected = _rejections(frontier, self.shop_id)
+        found_now: set[str] = set()
+        for link in links:
+            for edge in _edges(link, frontier, self.shop_id):
+                if _is_rejected(link, rejected):
+                    self._reject(edge)
+                else:
+                    self._reach(edge, depth, found_now)
+        return found_now
+
+    def _reject(self, edge: Edge) -> None:
+        if edge.link_id not in self.rejected_ids:
+            self.rejected_ids.add(edge.link_id)
+            self.group.rejected.append(edge)
+
+    def _reach(self, edge: Edge, depth: int, found_now: set[str]) -> None:
+        if edge.there in found_now:
+            self.found[edge.there].via.append(edge)
+            return
+        if edge.there in self.found:
+            return  # reached at a lower depth (or the asked number)
+        if len(self.found) > self.max_nodes:
+            self.group.truncated = True
+            return
+        member = Member(edge.there, edge.code, edge.brand, depth, [edge])
+        self.found[edge.there] = member
+        self.group.members.append(member)
+        found_now.add(edge.there)
+
+
+def group_of(
+    number: str, shop_id: uuid.UUID | None, *, max_depth: int = MAX_DEPTH, max_nodes: int = MAX_NODES
+) -> Group:
+    """The number's group as the shop sees it (`number` as typed or already folded; `shop_id` None: everyone's
+    links only): each member with the links that reached it, the part of / contains links of the group's numbers,
+    the links the shop rejected; `truncated` when a bound cut the walk."""
+    group = Group(link_key(number))
+    if not group.key:
+        return group
+    walk = _Walk(group, shop_id, max_nodes)
+    frontier = {group.key}
+    for depth in range(1, max_depth + 1):
+        frontier = walk.level(frontier, depth)
+        if not frontier:
+            break
+    else:
+        group.truncated = True  # the deepest level's numbers were not read further
+    _add_parts(group, shop_id)
+    return group
+
+
+def _add_parts(group: Group, shop_id: uuid.UUID | None) -> None:
+    keys = group.keys()
+    links = _links_touching(keys, shop_id, ("part_of",), MAX_PART_LINKS)
+    rejected = _rejections(keys, shop_id) if links else set()
+    for link in links:
+        edges = _edges(link, keys, shop_id)
+        target = group.rejected if _is_rejected(link, rejected) else group.parts
+        target.extend(edges[:1])

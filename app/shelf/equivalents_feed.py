@@ -1,0 +1,79 @@
+"""The stock list as a source of equivalents: once a branch's list is in use, each row's numbers are linked for the
+shop (the OEM number, or the own code on a row without one, is the same part as the row's own code and each of its
+aftermarket numbers; the row's successor replaces it), and these links replace the ones the branch's previous list
+made. The rows are read in id ranges, each with one query for its aftermarket numbers, so a 300,000-row list is a few
+hundred statements, never one per row."""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Iterator
+
+import sqlalchemy as sa
+
+from app.equivalents.services import NumberLink, replace_source
+from app.extensions import db
+from app.shelf.models import ShelfItem, ShelfNumber
+
+log = logging.getLogger(__name__)
+
+CHUNK_ROWS = 5000
+
+
+def shelf_detail(branch_id: int) -> str:
+    """The links' detail: the branch whose list made them (its next list replaces them)."""
+    return f"branch:{branch_id}"
+
+
+def feed_equivalents(import_id: int, shop_id: uuid.UUID, branch_id: int) -> None:
+    """Make the list's links the branch's (committed); a failure is logged and leaves the previous links."""
+    try:
+        count = replace_source(_links(import_id), shop_id=shop_id, source="shelf", detail=shelf_detail(branch_id))
+        db.session.commit()
+    except Exception:
+        db.session.rollback()
+        log.exception("equivalents of shelf import %s not recorded", import_id)
+        return
+    log.info("shelf import %s: %s equivalent links", import_id, count)
+
+
+def _links(import_id: int) -> Iterator[NumberLink]:
+    after = 0
+    while chunk := _rows(import_id, after):
+        aftermarket = _aftermarket(import_id, chunk[0].id, chunk[-1].id)
+        for row in chunk:
+            yield from _row_links(row, aftermarket.get(row.id, ()))
+        after = chunk[-1].id
+
+
+def _rows(import_id: int, after: int) -> list:
+    query = (
+        sa.select(ShelfItem.id, ShelfItem.oem_code, ShelfItem.own_code, ShelfItem.replaced_by)
+        .where(ShelfItem.import_id == import_id, ShelfItem.id > after)
+        .order_by(ShelfItem.id)
+        .limit(CHUNK_ROWS)
+    )
+    return list(db.session.execute(query))
+
+
+def _aftermarket(import_id: int, first: int, last: int) -> dict[int, list[str]]:
+    query = sa.select(ShelfNumber.item_id, ShelfNumber.key).where(
+        ShelfNumber.import_id == import_id,
+        ShelfNumber.kind == "aftermarket",
+        ShelfNumber.item_id.between(first, last),
+    )
+    numbers: dict[int, list[str]] = {}
+    for item_id, key in db.session.execute(query):
+        numbers.setdefault(item_id, []).append(key)
+    return numbers
+
+
+def _row_links(row, aftermarket: list[str]) -> Iterator[NumberLink]:
+    anchor = row.oem_code or row.own_code
+    if row.oem_code and row.own_code:
+        yield NumberLink(row.oem_code, row.own_code)
+    for number in aftermarket:  # kept by their key only: the list's aftermarket cells are not stored as written
+        yield NumberLink(anchor, number.upper())
+    if row.replaced_by:
+        yield NumberLink(row.replaced_by, anchor, "replaces")
