@@ -27,6 +27,7 @@ JSON_METHODS = ("POST", "PUT", "PATCH", "DELETE")
 # Path values for the JSON routes' placeholders, by name; anything else gets a value for its converter.
 MEMBER_ID = uuid.UUID(int=1)
 PATH_VALUES = {"vin": VIN, "provider": "google", "code": "1K0129620", "fact": "aircon", "member_id": MEMBER_ID}
+PATH_VALUES |= {"brand": "bosch"}
 INVALID_CHARACTERS = "İstekte izin verilmeyen karakterler var (NUL baytı veya bozuk Unicode)."
 
 
@@ -184,6 +185,11 @@ NO_BODY = {
     ("/api/shop/invitations/1", "DELETE"),
     ("/api/shop/branches/1", "DELETE"),
     ("/api/shop/keys/1", "DELETE"),
+    ("/api/equivalents/links/1/reject", "POST"),
+    ("/api/equivalents/links/1/reject", "DELETE"),
+    ("/api/suppliers/1", "DELETE"),
+    ("/api/suppliers/1/pull", "POST"),
+    ("/api/suppliers/1/discounts/bosch", "DELETE"),
 }
 
 

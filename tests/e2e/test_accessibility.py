@@ -127,6 +127,19 @@ VISITS = (
     Visit("my shop", "dealer", "/dukkan", ready="main table tbody tr"),
     Visit("the shop's activity", "dealer", "/dukkan/hareketler", ready="main form"),
     Visit("the shop's API keys", "dealer", "/shop/keys", ready="main form"),
+    Visit("suppliers", "dealer", "/dukkan/tedarikciler", ready="main form"),
+    Visit("a supplier", "dealer", "/dukkan/tedarikciler/{supplier}", ready="main form"),
+    Visit(
+        "supplier import: columns",
+        "dealer",
+        "/dukkan/tedarikciler/{supplier}/aktarim/{supplier_import}",
+        ready="main form select",
+    ),
+    Visit(
+        "supplier import, without JS", "dealer", "/dukkan/tedarikciler/{supplier}/aktarim/{supplier_import}/ilerleme"
+    ),
+    Visit("equivalents search", "dealer", "/muadil", ready="main form"),
+    Visit("a number's equivalents", "dealer", "/muadil/1K0129620D", ready="main"),
     Visit("account", "dealer", "/account", ready="form"),
     Visit("referrals", "dealer", "/account/referrals", ready="#share-url"),
     Visit("subscription", "dealer", "/subscription"),
@@ -341,6 +354,14 @@ def seed_counter_pages(site: Site) -> None:
     shared = client.post(f"/api/quotes/{quote_id}/share", headers=SITE)
     assert shared.status_code == 200, shared.get_data(as_text=True)
     values["quote_token"] = shared.get_json()["url"].rstrip("/").rpartition("/")[2]
+    supplier = client.post("/api/suppliers", json={"name": "Anadolu Parça", "currency": "EUR"}, headers=SITE)
+    assert supplier.status_code == 201, supplier.get_data(as_text=True)
+    values["supplier"] = supplier_id = supplier.get_json()["id"]
+    listed = client.post(
+        f"/api/suppliers/{supplier_id}/imports", data={"file": (io.BytesIO(csv), "fiyat.csv")}, headers=SITE
+    )
+    assert listed.status_code == 201, listed.get_data(as_text=True)
+    values["supplier_import"] = listed.get_json()["id"]
     invited = client.post("/api/shop/invitations", json={"email": INVITED, "role": "clerk"}, headers=SITE)
     assert invited.status_code == 201, invited.get_data(as_text=True)
     with site.app.app_context():
