@@ -109,8 +109,8 @@ def delete_brand_discount(supplier_id: int, brand: str):
 @upload_throttle
 def create_supplier_import(supplier_id: int):
     """Upload the supplier's list: its header, first rows and the mapping to confirm; nothing is imported yet."""
-    filename, data = shelf_imports.uploaded_file(request)  # the body's kind first, as the stock list's upload
-    supplier = services.get_supplier(current_user, supplier_id)
+    supplier = services.get_supplier(current_user, supplier_id)  # another shop's: 404 before anything of the body
+    filename, data = shelf_imports.uploaded_file(request)
     record, shown = imports.store_file(supplier, filename, data, current_user)
     return jsonify(preview_shown(supplier, record, shown)), 201
 
