@@ -132,11 +132,17 @@ def import_running(running: ShelfImport) -> ApiError:
 
 def _drop_waiting_uploads(shop_id: uuid.UUID, branch_id: int) -> None:
     """A branch keeps one file waiting for its mapping: a newer upload replaces it (each may hold 50 MB)."""
-    waiting = sa.select(ShelfImport.id).where(_of_branch(shop_id, branch_id), ShelfImport.status == "uploaded")
-    db.session.execute(sa.delete(ShelfUpload).where(ShelfUpload.import_id.in_(waiting)))
+    drop_waiting_uploads(ShelfImport, ShelfUpload, _of_branch(shop_id, branch_id))
+
+
+def drop_waiting_uploads(imports: Any, uploads: Any, of_owner: sa.ColumnElement[bool]) -> None:
+    """A list's owner (a branch, a supplier) keeps one file waiting for its mapping: the waiting ones' bytes go, and
+    their imports fail, said replaced by a newer file."""
+    waiting = sa.select(imports.id).where(of_owner, imports.status == "uploaded")
+    db.session.execute(sa.delete(uploads).where(uploads.import_id.in_(waiting)))
     db.session.execute(
-        sa.update(ShelfImport)
-        .where(_of_branch(shop_id, branch_id), ShelfImport.status == "uploaded")
+        sa.update(imports)
+        .where(of_owner, imports.status == "uploaded")
         .values(status="failed", message=_("A newer file was uploaded instead."), finished_at=utcnow())
         .execution_options(synchronize_session=False)
     )

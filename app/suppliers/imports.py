@@ -18,7 +18,13 @@ from app.core.text import fold
 from app.core.validation import ID_MAX
 from app.extensions import db
 from app.shelf import reading
-from app.shelf.imports import IMPORT_JOB_OPTIONS, IMPORT_QUEUE, checked_mapping, import_running
+from app.shelf.imports import (
+    IMPORT_JOB_OPTIONS,
+    IMPORT_QUEUE,
+    checked_mapping,
+    drop_waiting_uploads,
+    import_running,
+)
 from app.suppliers.models import Supplier, SupplierActive, SupplierImport, SupplierMapping, SupplierUpload
 from app.suppliers.rows import FIELDS
 
@@ -78,14 +84,7 @@ def store_file(
 
 def _drop_waiting_uploads(supplier_id: int) -> None:
     """A supplier keeps one file waiting for its mapping: a newer one replaces it."""
-    waiting = sa.select(SupplierImport.id).where(_of_supplier(supplier_id), SupplierImport.status == "uploaded")
-    db.session.execute(sa.delete(SupplierUpload).where(SupplierUpload.import_id.in_(waiting)))
-    db.session.execute(
-        sa.update(SupplierImport)
-        .where(_of_supplier(supplier_id), SupplierImport.status == "uploaded")
-        .values(status="failed", message=_("A newer file was uploaded instead."), finished_at=utcnow())
-        .execution_options(synchronize_session=False)
-    )
+    drop_waiting_uploads(SupplierImport, SupplierUpload, _of_supplier(supplier_id))
 
 
 def get_import(supplier: Supplier, import_id: int) -> SupplierImport:
