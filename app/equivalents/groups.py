@@ -185,3 +185,20 @@ def _add_parts(group: Group, shop_id: uuid.UUID | None) -> None:
         edges = _edges(link, keys, shop_id)
         target = group.rejected if _is_rejected(link, rejected) else group.parts
         target.extend(edges[:1])
+
+
+def neighbours(keys: set[str], shop_id: uuid.UUID | None, limit: int = MAX_LINKS_PER_LEVEL) -> dict[str, list[Edge]]:
+    """Each of `keys` (folded) with its direct `same` / supersession links as the shop sees them, in two queries for
+    a whole page of numbers (a row's offers reach one link away; the number's page walks the whole group)."""
+    if not keys:
+        return {}
+    links = _links_touching(keys, shop_id, FOLLOWED, limit)
+    rejected = _rejections(keys, shop_id) if links else set()
+    found: dict[str, list[Edge]] = {}
+    for link in links:
+        if _is_rejected(link, rejected):
+            continue
+        for edge in _edges(link, keys, shop_id):
+            if edge.there != edge.here:
+                found.setdefault(edge.here, []).append(edge)
+    return found

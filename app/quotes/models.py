@@ -83,6 +83,13 @@ class QuoteLine(db.Model):
     quantity: Mapped[Decimal] = mapped_column(sa.Numeric(10, 2), default=Decimal(1))
     unit_price: Mapped[Decimal | None] = mapped_column(sa.Numeric(14, 2))
     sort_order: Mapped[int] = mapped_column(default=0)
+    # a supplier's offer chosen for the line (app.suppliers.offers), as it was then: never on the customer's link
+    supplier_id: Mapped[int | None] = mapped_column(sa.ForeignKey("supplier.id", ondelete="SET NULL"), index=True)
+    supplier_line_id: Mapped[int | None]  # the list's line; gone when a newer list replaces it
+    supplier_name: Mapped[str | None] = mapped_column(sa.String(120))
+    offer_brand: Mapped[str | None] = mapped_column(sa.String(80))
+    offer_code: Mapped[str | None] = mapped_column(sa.String(80))  # the supplier's own code
+    unit_cost: Mapped[Decimal | None] = mapped_column(sa.Numeric(14, 2))  # net TRY, after discount, without KDV
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
     __table_args__ = (sa.CheckConstraint(f"kind IN {LINE_KINDS}", name="kind"),)

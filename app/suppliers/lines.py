@@ -47,8 +47,23 @@ def lines_for_keys(shop_id: uuid.UUID, keys: Iterable[str]) -> dict[str, list[Li
     return found
 
 
+def line_in_use(shop_id: uuid.UUID, line_id: int) -> LineView | None:
+    """One line of a shop's supplier's list in use (an offer chosen by its line); None when another shop's, or when
+    a newer list replaced it."""
+    query = _query(shop_id).where(SupplierLine.id == line_id).limit(1)
+    row = db.session.execute(query).first()
+    return _view(row)[1] if row is not None else None
+
+
 def _lines(shop_id: uuid.UUID, keys: list[str]) -> Iterable[tuple[str, LineView]]:
-    query = (
+    query = _query(shop_id).where(SupplierNumber.key.in_(keys))
+    query = query.order_by(SupplierNumber.key, SupplierLine.price.is_(None), SupplierLine.price, SupplierLine.id)
+    for row in db.session.execute(query):
+        yield _view(row)
+
+
+def _query(shop_id: uuid.UUID) -> sa.Select:
+    return (
         sa.select(
             SupplierNumber.key,
             SupplierNumber.kind,
@@ -67,9 +82,10 @@ def _lines(shop_id: uuid.UUID, keys: list[str]) -> Iterable[tuple[str, LineView]
         .join(Supplier, Supplier.id == SupplierActive.supplier_id)
         .join(SupplierNumber, SupplierNumber.import_id == SupplierActive.import_id)  # (import_id, key) index
         .join(SupplierLine, SupplierLine.id == SupplierNumber.line_id)
-        .where(SupplierActive.shop_id == shop_id, SupplierNumber.key.in_(keys))
-        .order_by(SupplierNumber.key, SupplierLine.price.is_(None), SupplierLine.price, SupplierLine.id)
+        .where(SupplierActive.shop_id == shop_id)
     )
-    for row in db.session.execute(query):
-        key, kind, supplier_id, supplier_name, line_id, *line = row
-        yield key, LineView(supplier_id, supplier_name, line_id, kind, *line)
+
+
+def _view(row: sa.Row) -> tuple[str, LineView]:
+    key, kind, supplier_id, supplier_name, line_id, *line = row
+    return key, LineView(supplier_id, supplier_name, line_id, kind, *line)

@@ -91,6 +91,43 @@ class SupplierBrandDiscount(db.Model):
         return f"<SupplierBrandDiscount {self.supplier_id} {self.brand!r} {self.discount_percent}>"
 
 
+MARKUP_KINDS = ("percent", "fixed")
+
+
+class OfferSettings(db.Model):
+    """How a shop's offers show prices: net of KDV (a dealer's purchase prices) or with it, at `kdv_rate`."""
+
+    __tablename__ = "offer_settings"
+
+    shop_id: Mapped[uuid.UUID] = mapped_column(sa.ForeignKey("shop.id", ondelete="CASCADE"), primary_key=True)
+    with_kdv: Mapped[bool] = mapped_column(default=False)
+    kdv_rate: Mapped[Decimal] = mapped_column(sa.Numeric(5, 2), default=Decimal(20))
+
+
+class MarkupRule(db.Model):
+    """The shop's markup from an offer's cost to its sale price: for one supplier, one brand, both, or neither (the
+    shop's default); the most specific rule wins. `scope_key` ("<supplier id or *>|<brand key or *>") keeps one rule
+    per scope, NULLs being distinct in a unique index."""
+
+    __tablename__ = "markup_rule"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    shop_id: Mapped[uuid.UUID] = _shop()
+    supplier_id: Mapped[int | None] = mapped_column(sa.ForeignKey("supplier.id", ondelete="CASCADE"), index=True)
+    brand_key: Mapped[str | None] = mapped_column(sa.String(80))  # folded (app.core.text.fold)
+    brand: Mapped[str | None] = mapped_column(sa.String(80))  # as the manager wrote it
+    scope_key: Mapped[str] = mapped_column(sa.String(100))
+    kind: Mapped[str] = mapped_column(sa.String(7), default="percent")
+    value: Mapped[Decimal] = mapped_column(sa.Numeric(12, 2))
+    user_id: Mapped[uuid.UUID | None] = _member()
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    __table_args__ = (
+        sa.UniqueConstraint("shop_id", "scope_key", name="uq_markup_rule_shop_id_scope_key"),
+        sa.CheckConstraint(f"kind IN {MARKUP_KINDS}", name="kind"),
+    )
+
+
 class SupplierImport(db.Model):
     """One file of a supplier's list, uploaded or pulled; `errors` keeps the first row errors as [line, reason]."""
 

@@ -1,0 +1,261 @@
+"""A shop's offers for part numbers: the lines of its suppliers' lists in use that answer to each number or to one of
+its direct equivalents (app.equivalents.groups.neighbours), priced as the shop buys them: the list price less the
+supplier's discount (its brand's when set), in TRY at the Central Bank's rate, with or without KDV as the shop set,
+with the stock and the supplier's delivery promise for now; the cheapest and the fastest marked.
+
+A page asks once for all its numbers (`offers_for_codes`): one query for the links, one for the lines, one for the
+suppliers' terms, one for the rates. An offer chosen for a quote is read again by its line (`offer_of_line`), so the
+cost kept is the one the shop would pay now, and another shop's line is never found.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from datetime import date, datetime, time, timedelta
+from decimal import ROUND_HALF_UP, Decimal
+
+import sqlalchemy as sa
+
+from app.core.text import fold, fold_code
+from app.equivalents.groups import neighbours
+from app.extensions import db
+from app.suppliers.currency.services import (
+    HOME_CURRENCY,
+    ISTANBUL,
+    KURUS,
+    RateOnDay,
+    convert,
+    is_working_day,
+    rates_on,
+)
+from app.suppliers.lines import LineView, line_in_use, lines_for_keys
+from app.suppliers.models import OfferSettings, Supplier, SupplierActive, SupplierBrandDiscount
+
+HUNDRED = Decimal(100)
+DEFAULT_KDV_RATE = Decimal(20)
+
+
+@dataclass(frozen=True)
+class Offer:
+    """One supplier line offered for a number. `number` is the folded number the line answers to: the asked one, or
+    an equivalent's (`via` then names the link's source: catalog, supplier, shelf or member). Prices are in TRY:
+    `net` after the discount without KDV (the cost a quote keeps), `shown` as the shop reads them (`with_kdv`)."""
+
+    supplier_id: int
+    supplier_name: str
+    line_id: int
+    number: str
+    via: str | None
+    match: str  # what the number matched on the line: own, oem, oe or ean
+    own_code: str | None
+    brand: str | None
+    name: str | None
+    list_price: Decimal | None
+    currency: str
+    discount: Decimal
+    net: Decimal | None
+    shown: Decimal | None
+    with_kdv: bool
+    rate: Decimal | None
+    rate_date: date | None
+    rate_stale: bool
+    stock: int | None
+    stock_text: str | None
+    in_stock: bool | None  # None: the list does not say
+    delivery: str | None  # the supplier's promise as written
+    arrives_on: date | None  # by the order cut-off, ordered now; None without a cut-off
+    cheapest: bool = False
+    fastest: bool = False
+
+
+@dataclass(frozen=True)
+class _Terms:
+    name: str
+    discount: Decimal
+    brand_discounts: dict[str, Decimal]
+    delivery: str | None
+    cutoff: time | None
+
+
+@dataclass(frozen=True)
+class _Pricing:
+    """What prices a page's offers: the rates of the day, the shop's KDV choice, the moment in Istanbul."""
+
+    rates: dict[str, RateOnDay]
+    with_kdv: bool
+    kdv_rate: Decimal
+    now: datetime
+
+
+def offers_for_codes(
+    shop_id: uuid.UUID, codes: Iterable[str], *, now: datetime | None = None
+) -> dict[str, tuple[Offer, ...]]:
+    """Each code (folded: app.core.text.fold_code) with its offers, best first (in stock, then cheapest); a code
+    without offers is left out. Nothing is read for a shop without a supplier list in use."""
+    keys = {fold_code(code) for code in codes} - {""}
+    if not keys or not _has_lists(shop_id):
+        return {}
+    links = neighbours(keys, shop_id)
+    asked = keys | {edge.there for edges in links.values() for edge in edges}
+    lines = lines_for_keys(shop_id, asked)
+    if not lines:
+        return {}
+    views = [view for found in lines.values() for view in found]
+    terms = _terms({view.supplier_id for view in views})
+    pricing = _pricing(shop_id, views, now)
+    found: dict[str, tuple[Offer, ...]] = {}
+    for key in keys:
+        offers = _offers_of(key, links.get(key, ()), lines, terms, pricing)
+        if offers:
+            found[key] = offers
+    return found
+
+
+def offer_of_line(shop_id: uuid.UUID, line_id: int, *, now: datetime | None = None) -> Offer | None:
+    """The offer of one line of the shop's lists in use, priced now; None when the line is not the shop's or no
+    longer in use."""
+    view = line_in_use(shop_id, line_id)
+    if view is None:
+        return None
+    terms = _terms({view.supplier_id})
+    return _offer(view, fold_code(view.own_code or ""), None, terms[view.supplier_id], _pricing(shop_id, [view], now))
+
+
+def settings_of(shop_id: uuid.UUID) -> OfferSettings:
+    """The shop's offer settings, its defaults (without KDV, 20 %) when it set none."""
+    settings = db.session.get(OfferSettings, shop_id)
+    return settings or OfferSettings(shop_id=shop_id, with_kdv=False, kdv_rate=DEFAULT_KDV_RATE)
+
+
+def _has_lists(shop_id: uuid.UUID) -> bool:
+    query = sa.select(SupplierActive.supplier_id).where(SupplierActive.shop_id == shop_id).limit(1)
+    return db.session.execute(query).first() is not None
+
+
+def _offers_of(key: str, edges: Iterable, lines: dict[str, list[LineView]], terms, pricing: _Pricing) -> tuple:
+    made: dict[int, Offer] = {}
+    for view in lines.get(key, ()):
+        made.setdefault(view.line_id, _offer(view, key, None, terms[view.supplier_id], pricing))
+    for edge in edges:
+        for view in lines.get(edge.there, ()):
+            made.setdefault(view.line_id, _offer(view, edge.there, edge.source, terms[view.supplier_id], pricing))
+    return _marked(sorted(made.values(), key=_best_first))
+
+
+def _best_first(offer: Offer) -> tuple:
+    return (offer.in_stock is False, offer.shown is None, offer.shown or 0, offer.supplier_name, offer.line_id)
+
+
+def _marked(offers: list[Offer]) -> tuple[Offer, ...]:
+    """The cheapest and the fastest of the offers that are not out of stock, marked when there is a choice."""
+    if len(offers) < 2:
+        return tuple(offers)
+    available = [offer for offer in offers if offer.in_stock is not False]
+    priced = [offer for offer in available if offer.shown is not None]
+    cheapest = min(priced, key=lambda offer: offer.shown).line_id if priced else None
+    dated = [offer for offer in available if offer.arrives_on is not None]
+    fastest = min(dated, key=lambda offer: (offer.arrives_on, offer.shown is None, offer.shown or 0)) if dated else None
+    fastest_id = fastest.line_id if fastest is not None and len({o.arrives_on for o in dated}) > 1 else None
+    return tuple(
+        replace(offer, cheapest=offer.line_id == cheapest, fastest=offer.line_id == fastest_id)
+        if offer.line_id in (cheapest, fastest_id)
+        else offer
+        for offer in offers
+    )
+
+
+def _offer(view: LineView, number: str, via: str | None, terms: _Terms, pricing: _Pricing) -> Offer:
+    discount = terms.brand_discounts.get(" ".join(fold(view.brand or "").split()), terms.discount)  # services.brand_key
+    converted = convert(view.price, view.currency, pricing.rates, pricing.now.date()) if view.price else None
+    net = _less(converted.amount, discount) if converted is not None and converted.amount is not None else None
+    shown = _with_kdv(net, pricing.kdv_rate) if net is not None and pricing.with_kdv else net
+    return Offer(
+        supplier_id=view.supplier_id,
+        supplier_name=terms.name,
+        line_id=view.line_id,
+        number=number,
+        via=via,
+        match=view.kind,
+        own_code=view.own_code,
+        brand=view.brand,
+        name=view.name,
+        list_price=view.price,
+        currency=view.currency or HOME_CURRENCY,
+        discount=discount,
+        net=net,
+        shown=shown,
+        with_kdv=pricing.with_kdv,
+        rate=converted.rate if converted is not None and converted.currency != HOME_CURRENCY else None,
+        rate_date=converted.rate_date if converted is not None and converted.currency != HOME_CURRENCY else None,
+        rate_stale=bool(converted is not None and converted.stale),
+        stock=view.stock,
+        stock_text=view.stock_text,
+        in_stock=_in_stock(view),
+        delivery=terms.delivery,
+        arrives_on=arrival(terms.cutoff, pricing.now),
+    )
+
+
+def _less(amount: Decimal, discount: Decimal) -> Decimal:
+    return (amount * (HUNDRED - discount) / HUNDRED).quantize(KURUS, ROUND_HALF_UP)
+
+
+def _with_kdv(amount: Decimal, rate: Decimal) -> Decimal:
+    return (amount * (HUNDRED + rate) / HUNDRED).quantize(KURUS, ROUND_HALF_UP)
+
+
+def _in_stock(view: LineView) -> bool | None:
+    if view.stock is not None:
+        return view.stock > 0
+    return True if view.stock_text else None  # "Var", "10+": a count of none is stored as 0
+
+
+def arrival(cutoff: time | None, now: datetime) -> date | None:
+    """The day an order placed `now` (Istanbul time) arrives by the supplier's cut-off: today on a working day
+    before the cut-off, else the next working day; None without a cut-off."""
+    if cutoff is None:
+        return None
+    today = now.date()
+    if is_working_day(today) and now.time() < cutoff:
+        return today
+    day = today + timedelta(days=1)
+    while not is_working_day(day):
+        day += timedelta(days=1)
+    return day
+
+
+def _terms(supplier_ids: set[int]) -> dict[int, _Terms]:
+    columns = (Supplier.id, Supplier.name, Supplier.discount_percent, Supplier.delivery_promise, Supplier.order_cutoff)
+    suppliers = db.session.execute(sa.select(*columns).where(Supplier.id.in_(supplier_ids))).all()
+    brand_discounts: dict[int, dict[str, Decimal]] = {}
+    query = sa.select(
+        SupplierBrandDiscount.supplier_id, SupplierBrandDiscount.brand_key, SupplierBrandDiscount.discount_percent
+    ).where(SupplierBrandDiscount.supplier_id.in_(supplier_ids))
+    for supplier_id, brand_key, discount in db.session.execute(query):
+        brand_discounts.setdefault(supplier_id, {})[brand_key] = Decimal(discount)
+    return {
+        row.id: _Terms(
+            row.name,
+            Decimal(row.discount_percent or 0),
+            brand_discounts.get(row.id, {}),
+            row.delivery_promise,
+            _cutoff_time(row.order_cutoff),
+        )
+        for row in suppliers
+    }
+
+
+def _cutoff_time(text: str | None) -> time | None:
+    try:
+        return time.fromisoformat(text) if text else None
+    except ValueError:
+        return None
+
+
+def _pricing(shop_id: uuid.UUID, views: list[LineView], now: datetime | None) -> _Pricing:
+    now = (now or datetime.now(ISTANBUL)).astimezone(ISTANBUL)
+    foreign = any((view.currency or HOME_CURRENCY).upper() != HOME_CURRENCY for view in views)
+    settings = settings_of(shop_id)
+    return _Pricing(rates_on(now.date()) if foreign else {}, settings.with_kdv, Decimal(settings.kdv_rate), now)
