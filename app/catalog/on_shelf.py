@@ -37,7 +37,7 @@ def add_shelf(
     others = [listed for listed in lookup.shop_lists(user_id) if listed.in_use != in_use] if others else []
     if in_use is None and not others:
         return
-    keyed = [(_search_key(part["oemCode"]), part) for part in parts if part["oemCode"] and not part.get("reference")]
+    keyed = [(search_key(part["oemCode"]), part) for part in parts if part["oemCode"] and not part.get("reference")]
     asked = {key: part["oemCode"] for key, part in keyed}
     views = lookup.views_for_keys(asked, in_use)
     if not others:
@@ -68,7 +68,7 @@ def _with_branches(key: str, by_branch: list[tuple[str | None, dict[str, dict[st
 
 
 @lru_cache(maxsize=65_536)
-def _search_key(code: str) -> str:
+def search_key(code: str) -> str:
     """A catalog code's search key (fold_code), kept: the same codes are on every page shown again."""
     return fold_code(code)
 

@@ -67,6 +67,7 @@ def category_main(
         "trail": deep_links.trail(detail),
         "schema": detail["schema"],
         "loadError": detail["loadError"],
+        "offers": detail.get("offers"),
     }
 
 

@@ -8,6 +8,7 @@ from pydantic import Field
 
 from app.core.openapi import ApiModel
 from app.shelf.lookup_schemas import ShelfOut
+from app.suppliers.schemas import PageOffersOut
 from app.vehicles.schemas import VehicleFacts
 
 
@@ -195,6 +196,7 @@ class CategoryDetail(ApiModel):
     ancestors: list[Named] = Field(description="Root to parent.")
     load_error: bool
     fit: DetailFit | None = Field(description="A leaf's question, answers and switch; null for a group.")
+    offers: PageOffersOut | None = Field(description="The shop's suppliers' offers for the numbers; null when none.")
 
 
 class Progress(ApiModel):
@@ -234,6 +236,7 @@ class SearchResult(ApiModel):
     part_count: int
     truncated: bool
     tree_incomplete: bool
+    offers: PageOffersOut | None = Field(description="The shop's suppliers' offers for the numbers; null when none.")
 
 
 class Copied(ApiModel):
@@ -283,3 +286,4 @@ class WhereUsed(ApiModel):
     part_count: int = Field(description="Every part row carrying the code in those vehicles.")
     hidden_vehicle_count: int = Field(description="Stored vehicles carrying the code of brands outside the plan.")
     truncated: bool = Field(description="More part rows than `limit` were found.")
+    offers: PageOffersOut | None = Field(description="The shop's suppliers' offers for the numbers; null when none.")

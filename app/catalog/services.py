@@ -15,7 +15,7 @@ from flask_babel import gettext as _
 
 from app.accounts.models import User
 from app.billing.access import ensure_brand_access
-from app.catalog import backfill, bridge, kept_views, names, on_shelf, store
+from app.catalog import backfill, bridge, kept_views, names, on_offer, on_shelf, store
 from app.catalog.fit import answers as fit_answers
 from app.catalog.fit import services as fit_services
 from app.catalog.fit import shapes as fit_shapes
@@ -34,6 +34,7 @@ from app.core.errors import ApiError
 from app.extensions import db
 from app.shelf import lookup as shelf_lookup
 from app.storage import current_storage
+from app.suppliers import offers
 from app.vehicles.models import Vehicle
 from app.vehicles.services import get_vehicle
 
@@ -168,6 +169,7 @@ def detail_view(
         "ancestors": [{"id": item.id, **names.name_fields(item)} for item in store.ancestors(category)],
         "loadError": load_error,
         "fit": _detail_fit(category, parts, fits, answers, hidden=len(shown) - len(kept)),
+        "offers": on_offer.offers_on_rows(user, kept, offers.listed_in(parts[0] if parts else None)),
     }
 
 

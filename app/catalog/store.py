@@ -21,6 +21,7 @@ from app.core.db import insert_for, utcnow
 from app.core.text import fold_code
 from app.extensions import db
 from app.shelf import lookup as shelf_lookup
+from app.suppliers import offers
 from app.translation import Translator
 from app.translation import services as translation
 from app.vehicles.models import CatalogVehicle, Vehicle
@@ -332,10 +333,18 @@ def _reference_target() -> sa.Label[int | None]:
 REFERENCE_TARGET = "reference_target"
 PART_REFERENCE_TARGET = _reference_target()  # a part statement's column: the detail's and the search's rows carry it
 
-# So does the dealer's list in use (app.shelf.lookup), which a page of rows is matched against: a dealer without one
-# costs the page no statement; and each reference row's target (parts_view), which cost a statement of its own.
+# So does the dealer's list in use (app.shelf.lookup), which a page of rows is matched against, and whether his shop
+# has a supplier list in use (app.suppliers.offers): a dealer without them costs the page no statement; and each
+# reference row's target (parts_view), which cost a statement of its own.
 _PARTS_OF = (
-    sa.select(*PART_COLUMNS, *FIT_COLUMNS, _FITTING_ONLY, *shelf_lookup.active_list_columns(), PART_REFERENCE_TARGET)
+    sa.select(
+        *PART_COLUMNS,
+        *FIT_COLUMNS,
+        _FITTING_ONLY,
+        *shelf_lookup.active_list_columns(),
+        offers.lists_column(),
+        PART_REFERENCE_TARGET,
+    )
     .outerjoin(PartFit, FIT_JOIN)
     .where(Part.category_id == sa.bindparam("category_id"))
     .order_by(Part.sort_order, Part.id)

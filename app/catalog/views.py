@@ -19,7 +19,7 @@ from flask import Blueprint, Response, redirect, render_template, request, url_f
 from flask_login import current_user
 from markupsafe import Markup
 
-from app.catalog import deep_links, on_shelf, references, services
+from app.catalog import deep_links, on_offer, on_shelf, references, services
 from app.catalog.dealer_pages import category_answer, closed_tree, page_answer, refused_answer
 from app.catalog.models import Category
 from app.catalog.page_links import dealer_links
@@ -119,6 +119,8 @@ def children(vehicle_id: int, category_id: int):
 
 
 bp.add_app_template_global(on_shelf.shelf_line, "shelf_line")
+bp.add_app_template_global(on_offer.offers_for, "offers_for")
+bp.add_app_template_global(on_offer.offer_line, "offer_line")
 
 
 @bp.app_template_global("catalog_tree")

@@ -15,9 +15,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import date, datetime, time, timedelta
 from decimal import ROUND_HALF_UP, Decimal
+from typing import Any
 
 import sqlalchemy as sa
 
+from app.auth.models import User
 from app.core.text import fold, fold_code
 from app.equivalents.groups import neighbours
 from app.extensions import db
@@ -90,12 +92,13 @@ class _Pricing:
 
 
 def offers_for_codes(
-    shop_id: uuid.UUID, codes: Iterable[str], *, now: datetime | None = None
+    shop_id: uuid.UUID, codes: Iterable[str], *, listed: bool | None = None, now: datetime | None = None
 ) -> dict[str, tuple[Offer, ...]]:
     """Each code (folded: app.core.text.fold_code) with its offers, best first (in stock, then cheapest); a code
-    without offers is left out. Nothing is read for a shop without a supplier list in use."""
+    without offers is left out. Nothing more is read for a shop without a supplier list in use: `listed` says whether
+    it has one when the caller read it beside its rows (`lists_column`), else it is asked."""
     keys = {fold_code(code) for code in codes} - {""}
-    if not keys or not _has_lists(shop_id):
+    if not keys or not (listed if listed is not None else _has_lists(shop_id)):
         return {}
     links = neighbours(keys, shop_id)
     asked = keys | {edge.there for edges in links.values() for edge in edges}
@@ -127,6 +130,20 @@ def settings_of(shop_id: uuid.UUID) -> OfferSettings:
     """The shop's offer settings, its defaults (without KDV, 20 %) when it set none."""
     settings = db.session.get(OfferSettings, shop_id)
     return settings or OfferSettings(shop_id=shop_id, with_kdv=False, kdv_rate=DEFAULT_KDV_RATE)
+
+
+def lists_column(user_id: sa.ColumnElement[Any] | None = None) -> sa.Label[Any]:
+    """Whether the member's shop has a supplier list in use, as an uncorrelated subquery a statement of the catalog
+    reads beside its rows (`listed_in` reads it back): a shop without one costs a page no statement for offers.
+    `user_id` defaults to the bound parameter `user_id`."""
+    user = user_id if user_id is not None else sa.bindparam("user_id")
+    shop = sa.select(User.shop_id).where(User.id == user).scalar_subquery()
+    return sa.exists().where(SupplierActive.shop_id == shop).label("supplier_lists")
+
+
+def listed_in(row: sa.Row | None) -> bool:
+    """Whether the shop has a supplier list in use, as a row read it with `lists_column`."""
+    return row is not None and bool(row.supplier_lists)
 
 
 def _has_lists(shop_id: uuid.UUID) -> bool:

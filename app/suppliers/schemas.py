@@ -106,3 +106,40 @@ class SupplierPreviewOut(SupplierImportOut):
 
 class PullQueued(ApiModel):
     queued: bool = Field(description="False when a pull of this supplier is already waiting or running.")
+
+
+class OfferOut(ApiModel):
+    """A supplier's line offered for a number, priced as the shop buys it."""
+
+    supplier_id: int
+    supplier_name: str
+    line_id: int = Field(description="The list line: send it to put this offer on a quote.")
+    number: str = Field(description="The folded number the line answers to: the asked one or an equivalent's.")
+    via: str | None = Field(description="For an equivalent, its link's source (catalog, supplier, shelf, member).")
+    match: str = Field(description="What the number matched on the line: own, oem, oe or ean.")
+    own_code: str | None
+    brand: str | None
+    name: str | None
+    list_price: str | None = Field(description="As the list gives it, in `currency`.")
+    currency: str
+    discount_percent: str = Field(description="The supplier's discount applied (its brand's when set).")
+    net: str | None = Field(description="TRY after the discount, without KDV; null without a price or a rate.")
+    price: str | None = Field(description="TRY as the shop reads prices: `net`, with KDV when `withKdv`.")
+    with_kdv: bool
+    rate: str | None = Field(description="The TCMB rate a foreign price was converted by.")
+    rate_date: str | None
+    rate_stale: bool = Field(description="The rate is older than two working days.")
+    stock: int | None
+    stock_text: str | None
+    in_stock: bool | None = Field(description="Null when the list does not say.")
+    delivery: str | None = Field(description="The supplier's delivery promise as written.")
+    arrives_on: str | None = Field(description="The day an order placed now arrives by the cut-off.")
+    cheapest: bool
+    fastest: bool
+
+
+class PageOffersOut(ApiModel):
+    """The offers of a page's numbers from the caller's shop's suppliers."""
+
+    day: str = Field(description="The Istanbul day the offers were priced on.")
+    by_number: dict[str, list[OfferOut]] = Field(description="Folded number to its offers, best first.")

@@ -17,13 +17,14 @@ from flask_babel import gettext as _
 from sqlalchemy.orm import aliased
 
 from app.accounts.models import User
-from app.catalog import names, on_shelf, store
+from app.catalog import names, on_offer, on_shelf, store
 from app.catalog.models import Category, Part, PartFit
 from app.catalog.services import part_view, reference_targets
 from app.core.errors import ApiError
 from app.core.text import fold, fold_code
 from app.extensions import db
 from app.shelf import lookup as shelf_lookup
+from app.suppliers import offers
 from app.vehicles.models import Vehicle
 
 MAX_QUERY_LENGTH = 100
@@ -95,6 +96,7 @@ def search(vehicle: Vehicle, query: str, user: User | None = None) -> dict[str, 
         "partCount": sum(hits.values()),
         "truncated": truncated,
         "treeIncomplete": not store.tree_complete(vehicle),
+        "offers": on_offer.offers_on_rows(user, part_views, offers.listed_in(first)),
     }
 
 
@@ -170,6 +172,7 @@ def _parts_statement(word_count: int, by_code: bool, on_list: bool) -> sa.Select
             *store.PART_COLUMNS,
             *store.FIT_COLUMNS,
             *shelf_lookup.active_list_columns(),
+            offers.lists_column(),
             store.PART_REFERENCE_TARGET,
             sa.case((shown.c.place == 1, counts)).label(HITS),
         )

@@ -22,13 +22,14 @@ from flask_babel import gettext as _
 
 from app.accounts.models import User
 from app.billing.access import ensure_brand_access
-from app.catalog import names, on_shelf, store
+from app.catalog import names, on_offer, on_shelf, store
 from app.catalog.fit import shapes as fit_shapes
 from app.catalog.models import Category, Part, PartFit
 from app.core.errors import ApiError
 from app.core.text import fold_code
 from app.extensions import db
 from app.shelf import lookup as shelf_lookup
+from app.suppliers import offers
 from app.vehicles.models import Vehicle
 
 MAX_INPUT_LENGTH = 100  # as typed, separators included
@@ -75,6 +76,7 @@ def find(user: User, code: str, limit: int = DEFAULT_LIMIT, *, via_shelf: bool =
         "partCount": part_count,
         "hiddenVehicleCount": sum(row.vehicles for row in counts) - vehicle_count,
         "truncated": part_count > len(rows),
+        "offers": on_offer.offers_of_codes(user, {code} if rows else set(), offers.listed_in(first)),
     }
 
 
@@ -217,6 +219,7 @@ def _rows_statement(conditions: tuple[sa.ColumnElement[bool], ...]) -> sa.Select
             *_LEAF_FIELDS.values(),
             *_VEHICLE_FIELDS.values(),
             *shelf_lookup.active_list_columns(),
+            offers.lists_column(),
         )
         .select_from(page)
         .join(Part, Part.id == page.c.id)
