@@ -19,6 +19,7 @@ from app.extensions import db
 from app.shelf.bulk import ListTables
 from app.shelf.tasks import MESSAGE_LENGTH, ListStore, activate, run_import
 from app.suppliers import imports, pulls
+from app.suppliers.equivalents_feed import feed_equivalents
 from app.suppliers.models import (
     Supplier,
     SupplierActive,
@@ -96,7 +97,12 @@ def _record_pull_error(supplier_id: int, message: str) -> str:
 
 
 def _activate(import_id: int) -> str:
-    return activate(SUPPLIER_LISTS, import_id, also=_refreshed)
+    """The supplier's list in use, then its lines' numbers the shop's equivalents (the previous list's replaced)."""
+    outcome = activate(SUPPLIER_LISTS, import_id, also=_refreshed)
+    if outcome == "done":
+        record = db.session.get(SupplierImport, import_id)
+        feed_equivalents(import_id, record.shop_id, record.supplier_id)
+    return outcome
 
 
 def _refreshed(supplier_id: int) -> None:
