@@ -29,13 +29,13 @@ def offers_on_rows(user: User | None, parts: list[dict[str, Any]], listed: bool)
     return offers_of_codes(user, codes, listed)
 
 
-def offers_of_codes(user: User | None, codes: set[str], listed: bool) -> dict[str, Any] | None:
+def offers_of_codes(user: User | None, codes: set[str], listed: bool | None) -> dict[str, Any] | None:
     """{"day": the Istanbul day the offers were priced on, "byNumber": {folded number: [offer views, best first]}};
-    None for no user, no code, no supplier list (`listed`, as the rows read it: app.suppliers.offers.lists_column) or
-    no offer."""
-    if user is None or not listed or not codes:
+    None for no user, no code, no supplier list (`listed`, as the rows read it: app.suppliers.offers.lists_column; None:
+    asked) or no offer."""
+    if user is None or listed is False or not codes:
         return None
-    found = offers_for_codes(user.shop_id, codes, listed=True)
+    found = offers_for_codes(user.shop_id, codes, listed=listed)
     return {"day": istanbul_today().isoformat(), "byNumber": offers_view(found)} if found else None
 
 

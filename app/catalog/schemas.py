@@ -7,6 +7,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from app.core.openapi import ApiModel
+from app.equivalents.schemas import EquivalentGroupOut
 from app.shelf.lookup_schemas import ShelfOut
 from app.suppliers.schemas import PageOffersOut
 from app.vehicles.schemas import VehicleFacts
@@ -287,3 +288,25 @@ class WhereUsed(ApiModel):
     hidden_vehicle_count: int = Field(description="Stored vehicles carrying the code of brands outside the plan.")
     truncated: bool = Field(description="More part rows than `limit` were found.")
     offers: PageOffersOut | None = Field(description="The shop's suppliers' offers for the numbers; null when none.")
+
+
+class ShelfOfNumber(ApiModel):
+    key: str = Field(description="The group's number (folded) the shelf row carries.")
+    row: ShelfOut
+
+
+class VehiclesOfNumber(ApiModel):
+    key: str
+    vehicles: int = Field(description="Stored vehicles whose rows carry the number.")
+
+
+class NumberLookup(ApiModel):
+    number: str = Field(description="The asked number, folded, upper case.")
+    group: EquivalentGroupOut
+    shelf: list[ShelfOfNumber] = Field(description="The caller's shelf rows for the number and its equivalents.")
+    offers: PageOffersOut | None = Field(description="The shop's suppliers' offers for the group's numbers.")
+    where_used_number: str = Field(
+        description="The number `whereUsed` is of: the asked one, or its first equivalent vehicles carry."
+    )
+    where_used: WhereUsed = Field(description="The vehicles and pictures carrying that number.")
+    carried_by: list[VehiclesOfNumber] = Field(description="How many vehicles carry each of the group's numbers.")

@@ -126,3 +126,27 @@ def test_an_order_placed_after_the_cut_off_arrives_the_next_working_day():
     assert arrival(time(14, 0), friday) == friday.date()
     assert arrival(time(12, 0), friday) == friday.date() + timedelta(days=3)  # Monday
     assert arrival(None, friday) is None
+
+
+def test_any_number_finds_its_group_its_drawings_its_shelf_and_its_offers(client, dealer, drawing, suppliers):
+    from tests.support.shelf import shelf_list
+
+    shelf_list(dealer, [{"oem": "1K0 129 620 D", "own": "RAF-7", "price": "1500", "stock": 2}])
+    body = {"a": SHARED_CODE, "b": "FEBI-48", "type": "same", "bBrand": "Febi"}
+    assert client.post("/api/equivalents/links", json=body, headers=SITE).status_code == 201
+
+    answer = client.get("/api/parts/FEBI-48/lookup")
+    assert answer.status_code == 200, answer.get_json()
+    found = answer.get_json()
+
+    assert found["number"] == "FEBI48"
+    assert [(item["key"], item["source"]) for item in found["group"]["equivalents"]] == [(KEY, "member")]
+    assert [(item["key"], item["row"]["ownCode"]) for item in found["shelf"]] == [(KEY, "RAF-7")]
+    assert sorted(found["offers"]["byNumber"]) == [KEY, "febi48"]
+    assert found["whereUsedNumber"] == KEY.upper()  # FEBI-48 is on no drawing: its equivalent is
+    assert [vehicle["id"] for vehicle in found["whereUsed"]["vehicles"]] == [drawing.vehicle_id]
+    assert found["carriedBy"] == [{"key": KEY, "vehicles": 1}]
+
+    for refused in ("-.-", "X" * 61):
+        answer = client.get(f"/api/parts/{refused}/lookup")
+        assert answer.status_code == 400 and "numara" in answer.get_json()["error"]["message"].lower()
