@@ -1,5 +1,6 @@
-"""The equivalents page (/muadil): a number's group with where each equivalent came from; a manager confirms a link or
-rejects one for the shop. HTMX swaps the group fragment; without JavaScript each form answers with a redirect."""
+"""The equivalents page (/muadil): a number's group with where each equivalent came from, what of it is on the shelf
+and offered, and the vehicles carrying it (app.catalog.numbers); a manager confirms a link or rejects one for the
+shop. HTMX swaps the group fragment; without JavaScript each form answers with a redirect."""
 
 from __future__ import annotations
 
@@ -7,12 +8,12 @@ from flask import Blueprint, Response, make_response, redirect, render_template,
 from flask_babel import gettext as _
 from flask_login import current_user
 
+from app.catalog import numbers
 from app.core.errors import ApiError
 from app.core.htmx import swappable, wants_fragment
 from app.core.security import shop_role
 from app.equivalents import services
-from app.equivalents.groups import group_of
-from app.equivalents.presenters import CONFIRMABLE, RELATION_LABELS, group_view
+from app.equivalents.presenters import CONFIRMABLE, RELATION_LABELS
 
 bp = Blueprint("equivalents_views", __name__, url_prefix="/muadil")
 
@@ -72,8 +73,10 @@ def _after_change(number: str) -> Response:
 
 
 def _context(number: str, error: str | None) -> dict:
+    found = numbers.lookup(current_user, number)
     return {
-        "shown": group_view(group_of(number, current_user.shop_id)),
+        "shown": found["group"],
+        "found": found,
         "asked": services.link_key(number),
         "manager": current_user.has_shop_role("manager"),
         "confirmable": {kind: RELATION_LABELS[kind] for kind in CONFIRMABLE},

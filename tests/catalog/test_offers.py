@@ -147,6 +147,10 @@ def test_any_number_finds_its_group_its_drawings_its_shelf_and_its_offers(client
     assert [vehicle["id"] for vehicle in found["whereUsed"]["vehicles"]] == [drawing.vehicle_id]
     assert found["carriedBy"] == [{"key": KEY, "vehicles": 1}]
 
+    page = shown_text(client.get("/muadil/febi48").get_data(as_text=True))
+    assert "Rafınızda 1K0129620D Rafta 2 · 1.500,00 ₺ · kodunuz RAF-7" in page
+    assert "FEBI48 3 teklif · en ucuz 630,00 ₺ Anadolu" in page
+    assert "1K0129620D 1 araçta var. Alfa Romeo Golf" in page
     for refused in ("-.-", "X" * 61):
         answer = client.get(f"/api/parts/{refused}/lookup")
         assert answer.status_code == 400 and "numara" in answer.get_json()["error"]["message"].lower()
