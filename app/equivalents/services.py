@@ -17,6 +17,7 @@ from flask_babel import gettext as _
 from sqlalchemy.dialects import postgresql, sqlite
 
 from app.accounts.models import User
+from app.core.copy_in import copy_rows
 from app.core.db import utcnow
 from app.core.errors import ApiError
 from app.core.text import fold_code
@@ -33,6 +34,11 @@ from app.equivalents.models import (
 from app.extensions import db
 
 LINKS = EquivalentLink.__table__
+INCOMING = "equivalent_link_incoming"  # PostgreSQL's temporary table of a bulk write (_record_by_copy)
+COPIED_COLUMNS = (
+    "shop_id", "a_key", "a_code", "a_brand", "b_key", "b_code", "b_brand", "kind", "source", "detail", "user_id",
+    "created_at",
+)  # fmt: skip
 BATCH = 5000
 
 
@@ -115,12 +121,32 @@ def record_links(
     skipped. Returns the links given that could be recorded."""
     if source not in LINK_SOURCES:
         raise ValueError(source)
-    statement = _insert_ignoring_duplicates()
     rows = (_row(link, shop_id, source, detail, user_id) for link in links)
+    if db.session.get_bind().dialect.name == "postgresql":
+        return _record_by_copy(rows)
+    statement = _insert_ignoring_duplicates()
     count = 0
     for batch in _batches(rows):
         db.session.execute(statement, batch)
         count += len(batch)
+    return count
+
+
+def _record_by_copy(rows: Iterable[dict[str, Any] | None]) -> int:
+    """PostgreSQL: the batches COPYed into a temporary table, then one INSERT ... SELECT that skips the links already
+    recorded (a 300,000-link list wrote in 142 s by multi-row INSERT ... ON CONFLICT)."""
+    connection = db.session.connection()
+    connection.exec_driver_sql(
+        f"CREATE TEMPORARY TABLE IF NOT EXISTS {INCOMING} (LIKE {LINKS.name} INCLUDING DEFAULTS) ON COMMIT DROP"
+    )
+    connection.exec_driver_sql(f"TRUNCATE {INCOMING}")
+    count = 0
+    for batch in _batches(rows):
+        copy_rows(connection, INCOMING, COPIED_COLUMNS, batch)
+        count += len(batch)
+    incoming = sa.table(INCOMING, *(sa.column(name) for name in COPIED_COLUMNS))
+    moved = postgresql.insert(LINKS).from_select(list(COPIED_COLUMNS), sa.select(*incoming.c))
+    connection.execute(moved.on_conflict_do_nothing())
     return count
 
 

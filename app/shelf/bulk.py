@@ -7,14 +7,13 @@ embedded SQLite) get INSERT ... RETURNING with many rows per statement.
 
 from __future__ import annotations
 
-import io
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from app.core.copy_in import copy_rows
 from app.shelf.models import ShelfItem, ShelfNumber
 from app.shelf.rows import Item
 
@@ -49,7 +48,6 @@ SHELF_TABLES = ListTables(
     ),
     numbers=ShelfNumber.__table__,
 )
-_COPY_ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
 
 
 def insert_items(
@@ -63,7 +61,7 @@ def insert_items(
     if connection.dialect.name == "postgresql":
         ids = _postgres_ids(connection, items.name, len(batch))
         with_ids = ({"id": i, **row} for i, row in zip(ids, rows, strict=True))
-        _copy(connection, items.name, ("id", *tables.item_columns), with_ids)
+        copy_rows(connection, items.name, ("id", *tables.item_columns), with_ids)
     else:
         statement = sa.insert(items).returning(items.c.id, sort_by_parameter_order=True)
         ids = list(connection.execute(statement, rows).scalars())
@@ -76,7 +74,7 @@ def insert_items(
     if not numbers:
         return
     if connection.dialect.name == "postgresql":
-        _copy(connection, numbers_table.name, tables.number_columns, numbers)
+        copy_rows(connection, numbers_table.name, tables.number_columns, numbers)
     else:
         connection.execute(sa.insert(numbers_table), numbers)
 
@@ -84,18 +82,3 @@ def insert_items(
 def _postgres_ids(connection: Connection, table: str, count: int) -> list[int]:
     query = sa.text("SELECT nextval(pg_get_serial_sequence(:table, 'id')) FROM generate_series(1, :count)")
     return list(connection.execute(query, {"table": table, "count": count}).scalars())
-
-
-def _copy(connection: Connection, table: str, columns: Sequence[str], rows: Iterable[dict[str, Any]]) -> None:
-    """COPY the rows in text format through the session's own connection (so inside its transaction)."""
-    buffer = io.StringIO()
-    for row in rows:
-        buffer.write("\t".join(_copy_value(row[column]) for column in columns))
-        buffer.write("\n")
-    buffer.seek(0)
-    with connection.connection.dbapi_connection.cursor() as cursor:
-        cursor.copy_expert(f"COPY {table} ({', '.join(columns)}) FROM STDIN", buffer)
-
-
-def _copy_value(value: Any) -> str:
-    return "\\N" if value is None else str(value).translate(_COPY_ESCAPES)

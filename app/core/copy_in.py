@@ -1,0 +1,27 @@
+"""PostgreSQL's COPY for bulk writes: rows in text format through the session's own connection, so inside its
+transaction (a list's items and numbers, the links a list makes). About half the time of multi-row INSERTs."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from sqlalchemy.engine import Connection
+
+_COPY_ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
+
+
+def copy_rows(connection: Connection, table: str, columns: Sequence[str], rows: Iterable[dict[str, Any]]) -> None:
+    """COPY the rows' `columns` into `table` (a name the code chose, never input)."""
+    buffer = io.StringIO()
+    for row in rows:
+        buffer.write("\t".join(_copy_value(row[column]) for column in columns))
+        buffer.write("\n")
+    buffer.seek(0)
+    with connection.connection.dbapi_connection.cursor() as cursor:
+        cursor.copy_expert(f"COPY {table} ({', '.join(columns)}) FROM STDIN", buffer)
+
+
+def _copy_value(value: Any) -> str:
+    return "\\N" if value is None else str(value).translate(_COPY_ESCAPES)
