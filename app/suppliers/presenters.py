@@ -4,12 +4,13 @@ its secret."""
 from __future__ import annotations
 
 from datetime import datetime
+from decimal import Decimal
 from typing import Any
 
 from app.shelf import reading
 from app.shelf.imports import public_mapping, status_of
 from app.suppliers import imports, services
-from app.suppliers.models import Supplier, SupplierBrandDiscount, SupplierImport
+from app.suppliers.models import MarkupRule, OfferSettings, Supplier, SupplierBrandDiscount, SupplierImport
 
 
 def _when(moment: datetime | None) -> str | None:
@@ -60,3 +61,26 @@ def preview_shown(supplier: Supplier, record: SupplierImport, shown: reading.Pre
         "guessedMapping": public_mapping(imports.guessed_mapping(shown)),
         "suggestedMapping": public_mapping(imports.suggested_mapping(supplier, shown)),
     }
+
+
+def rule_scope(rule: MarkupRule) -> str:
+    """supplier_brand, brand, supplier or default: how specific the rule is (the most specific wins)."""
+    if rule.supplier_id is not None:
+        return "supplier_brand" if rule.brand_key else "supplier"
+    return "brand" if rule.brand_key else "default"
+
+
+def rule_view(rule: MarkupRule, names: dict[int, str]) -> dict[str, Any]:
+    return {
+        "id": rule.id,
+        "supplierId": rule.supplier_id,
+        "supplierName": names.get(rule.supplier_id) if rule.supplier_id is not None else None,
+        "brand": rule.brand,
+        "kind": rule.kind,
+        "value": str(rule.value),
+        "scope": rule_scope(rule),
+    }
+
+
+def offer_settings_view(settings: OfferSettings) -> dict[str, Any]:
+    return {"withKdv": bool(settings.with_kdv), "kdvRate": str(Decimal(settings.kdv_rate).quantize(Decimal("0.01")))}
