@@ -134,3 +134,18 @@ def test_the_page_sets_and_removes_rules_and_saves_the_offer_settings(shop, mana
 
     removed = member.send("POST", f"/dukkan/tedarikciler/kar-kurallari/{rule['id']}/sil")
     assert removed.status_code == 303 and manager.get(RULES).get_json()["items"] == []
+
+
+def test_a_race_of_two_first_settings_updates_the_winner_s_rule(shop, manager, monkeypatch):
+    winner = set_rule(manager, brand="Mann", value="10")
+    lookup = markup._rule_of_scope
+    calls = []
+
+    def late_lookup(shop_id, scope):  # the other request's insert not seen yet, then committed
+        calls.append(scope)
+        return None if len(calls) == 1 else lookup(shop_id, scope)
+
+    monkeypatch.setattr(markup, "_rule_of_scope", late_lookup)
+    rule = markup.set_rule(shop["manager"].user, {"brand": "MANN", "kind": "fixed", "value": "3"})
+
+    assert (rule.id, rule.kind, rule.value) == (winner["id"], "fixed", Decimal("3.00")) and len(calls) == 2
