@@ -70,12 +70,20 @@ def edit(quote_id: int):
 
 @bp.post("/<int:quote_id>/lines")
 @shop_role("clerk")
-@documented(QuoteOut, status=201, body=QuoteLineCreate, errors=(404, 409, 422), summary="A part or free line added")
+@documented(
+    QuoteOut,
+    status=201,
+    body=QuoteLineCreate,
+    errors=(404, 409, 422),
+    summary="A part, a supplier's offer (its cost kept, priced by the markup rules) or a free line added",
+)
 def add_line(quote_id: int):
     data = json_body()  # a body that cannot be read is refused whatever the quote
     quote = services.quote_of(current_user, quote_id)
     kind = data.get("kind", "part")
-    if kind == "free":
+    if data.get("offer") is not None and kind == "part":
+        _add_offer(quote, data)
+    elif kind == "free":
         services.add_free_line(quote, data.get("name"), data.get("quantity"), data.get("unitPrice"))
     elif kind == "part":
         part_id = data.get("partId")
@@ -85,6 +93,16 @@ def add_line(quote_id: int):
     else:
         raise ApiError("invalid_field", _("%(field)s must be part or free.", field="kind"), 400)
     return _quote_answer(quote, 201)
+
+
+def _add_offer(quote, data: dict) -> None:
+    """A supplier's offer as a line (`offer`: the list's line id), named by the vehicle's part `partId` when given."""
+    offer, part_id = data.get("offer"), data.get("partId")
+    if not is_id(offer):
+        raise ApiError("invalid_field", _("%(field)s must be a record id.", field="offer"), 400)
+    if part_id is not None and not is_id(part_id):
+        raise ApiError("invalid_field", _("%(field)s must be a record id.", field="partId"), 400)
+    services.add_offer_line(current_user, quote, offer, part_id, data.get("quantity"))
 
 
 @bp.patch("/<int:quote_id>/lines/<int:line_id>")

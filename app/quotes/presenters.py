@@ -69,6 +69,7 @@ def quote_view(quote: Quote, lines: list[QuoteLine]) -> dict[str, Any]:
             "gross": str(totals.gross),
             "unpriced": totals.unpriced,
         },
+        "margin": _margin_view(services.margin_totals(lines)),
         "createdAt": _iso(quote.created_at),
         "updatedAt": _iso(quote.updated_at),
     }
@@ -86,7 +87,31 @@ def line_view(line: QuoteLine) -> dict[str, Any]:
         "quantity": str(line.quantity),
         "unitPrice": None if line.unit_price is None else str(line.unit_price),
         "total": None if total is None else str(total),
+        "offer": _offer_view(line),
+        "margin": _margin_view(services.line_margin(line)),
     }
+
+
+def _offer_view(line: QuoteLine) -> dict[str, Any] | None:
+    """The supplier's offer the line was priced from, as it was then (the dealer's only)."""
+    if line.supplier_line_id is None and line.unit_cost is None:
+        return None
+    return {
+        "supplierId": line.supplier_id,
+        "supplierName": line.supplier_name,
+        "lineId": line.supplier_line_id,
+        "brand": line.offer_brand,
+        "code": line.offer_code,
+        "unitCost": None if line.unit_cost is None else str(line.unit_cost),
+    }
+
+
+def _margin_view(margin: services.Margin | None) -> dict[str, Any] | None:
+    """A line's or the quote's cost and margin (the dealer's only); None without a cost."""
+    if margin is None:
+        return None
+    percent = None if margin.percent is None else str(margin.percent)
+    return {"cost": str(margin.cost), "amount": str(margin.amount), "percent": percent}
 
 
 def whatsapp_url(shop: str, quote: Quote, lines: list[QuoteLine], link: str) -> str:

@@ -20,7 +20,13 @@ class QuoteCreate(ApiModel):
 
 class QuoteLineCreate(ApiModel):
     kind: Literal["part", "free"] = "part"
-    part_id: int | None = Field(default=None, description="kind part: a part row of the quote's vehicle.")
+    offer: int | None = Field(
+        default=None,
+        description="kind part: a supplier's offer (its list's line id): its cost kept, its price by the markup rules.",
+    )
+    part_id: int | None = Field(
+        default=None, description="kind part: a part row of the quote's vehicle (with an offer: optional, its name)."
+    )
     name: str | None = Field(default=None, max_length=300, description="kind free: what the line is (labour...).")
     quantity: Amount | None = Field(default=None, description="Above 0, at most 100,000; a part's row gives it.")
     unit_price: Amount | None = Field(
@@ -50,6 +56,23 @@ class QuoteSettings(ApiModel):
     kdv_rate: str
 
 
+class QuoteMargin(ApiModel):
+    """The dealer's cost and margin: never on the customer's link."""
+
+    cost: str = Field(description="quantity × unit cost (net TRY, without KDV).")
+    amount: str = Field(description="The total (without KDV) less the cost.")
+    percent: str | None = Field(description="The margin's percent of the total; null for a total of 0.")
+
+
+class QuoteLineOffer(ApiModel):
+    supplier_id: int | None
+    supplier_name: str | None
+    line_id: int | None = Field(description="The supplier list's line; gone once a newer list replaces it.")
+    brand: str | None
+    code: str | None = Field(description="The supplier's own code.")
+    unit_cost: str | None = Field(description="Net TRY after the supplier's discount, without KDV.")
+
+
 class QuoteLineOut(ApiModel):
     id: int
     kind: Literal["part", "free"]
@@ -60,6 +83,8 @@ class QuoteLineOut(ApiModel):
     quantity: str
     unit_price: str | None = Field(description="Lira, two decimals; null until the dealer sets it.")
     total: str | None = Field(description="quantity × unit price, rounded half up to kuruş.")
+    offer: QuoteLineOffer | None = Field(description="The supplier's offer the line was priced from, as it was then.")
+    margin: QuoteMargin | None = Field(description="The line's cost and margin; null without a cost or a price.")
 
 
 class QuoteShare(ApiModel):
@@ -97,6 +122,7 @@ class QuoteOut(ApiModel):
     kdv_rate: str
     lines: list[QuoteLineOut]
     totals: QuoteTotals
+    margin: QuoteMargin | None = Field(description="The cost and margin of the lines with a cost and a price.")
     created_at: str
     updated_at: str
 

@@ -32,6 +32,7 @@ from app.quotes.prices import shelf_price
 from app.shops import activity
 from app.shops import services as shops
 from app.shops.models import Branch
+from app.suppliers import markup, offers
 
 SHARE_DAYS = 7
 KURUS = Decimal("0.01")
@@ -106,6 +107,39 @@ def totals(quote: Quote, lines: list[QuoteLine]) -> Totals:
     rate = Decimal(quote.kdv_rate)
     kdv = (net * rate / 100).quantize(KURUS, ROUND_HALF_UP)
     return Totals(net=net, kdv=kdv, gross=net + kdv, kdv_rate=rate, unpriced=len(lines) - len(priced))
+
+
+@dataclass(frozen=True)
+class Margin:
+    """What a line with a supplier's cost earns: its cost (quantity × unit cost), its margin (its total less that)
+    and the margin's percent of the sale (None for a sale of 0). The dealer's only: never on the customer's link."""
+
+    cost: Decimal
+    amount: Decimal
+    percent: Decimal | None
+
+
+def line_margin(line: QuoteLine) -> Margin | None:
+    """The line's cost and margin; None for a line without a cost or without a price."""
+    total = line_total(line)
+    if line.unit_cost is None or total is None:
+        return None
+    cost = (Decimal(line.quantity) * Decimal(line.unit_cost)).quantize(KURUS, ROUND_HALF_UP)
+    return Margin(cost, total - cost, _percent(total - cost, total))
+
+
+def margin_totals(lines: list[QuoteLine]) -> Margin | None:
+    """The cost and margin of the lines that have both a cost and a price; None when none has."""
+    found = [margin for margin in map(line_margin, lines) if margin is not None]
+    if not found:
+        return None
+    cost = sum((margin.cost for margin in found), Decimal("0.00"))
+    amount = sum((margin.amount for margin in found), Decimal("0.00"))
+    return Margin(cost, amount, _percent(amount, cost + amount))
+
+
+def _percent(part: Decimal, whole: Decimal) -> Decimal | None:
+    return (part * 100 / whole).quantize(Decimal("0.1"), ROUND_HALF_UP) if whole else None
 
 
 def share_state(quote: Quote) -> str:
@@ -186,18 +220,82 @@ def open_quote(member: User, vehicle_id: int) -> Quote | None:
     )
 
 
-def add_catalog_part(user: User, vehicle_id: int, part_id: int) -> tuple[Quote, QuoteLine]:
-    """The vehicle's part added to the vehicle's open quote (created on the first add); added again, its line's
-    quantity grows by the part row's quantity."""
+def add_catalog_part(
+    user: User, vehicle_id: int, part_id: int, offer_line_id: int | None = None
+) -> tuple[Quote, QuoteLine]:
+    """The vehicle's part added to the vehicle's open quote (created on the first add), with the supplier's offer
+    `offer_line_id` when one was chosen; added again (the same part, the same offer or none), its line's quantity
+    grows by the part row's quantity."""
     vehicle = catalog.open_vehicle(user, vehicle_id)
     part = catalog.part_with_code(vehicle, part_id)
+    offer = _offer(user, offer_line_id) if offer_line_id is not None else None
     quote = open_quote(user, vehicle.id) or create_quote(user, vehicle.id)
-    line = db.session.scalar(sa.select(QuoteLine).where(QuoteLine.quote_id == quote.id, QuoteLine.part_id == part.id))
+    same_offer = QuoteLine.supplier_line_id == offer.line_id if offer else QuoteLine.supplier_line_id.is_(None)
+    query = sa.select(QuoteLine).where(QuoteLine.quote_id == quote.id, QuoteLine.part_id == part.id, same_offer)
+    line = db.session.scalars(query.order_by(QuoteLine.id)).first()
     if line is not None:
         line.quantity = _checked_quantity(Decimal(line.quantity) + _part_quantity(part))
         _touch(quote)
         return quote, line
+    if offer is not None:
+        return quote, _add_offer_line(user, quote, offer, part, None)
     return quote, _add_part_line(user, quote, part, None, None)
+
+
+def add_offer_line(
+    user: User, quote: Quote, line_id: int, part_id: int | None = None, quantity: Any = None
+) -> QuoteLine:
+    """A supplier's offer (a line of the shop's lists in use) as a new line: its cost now (net TRY after the
+    discount, without KDV) kept, priced by the shop's markup rule; named by the quote vehicle's part `part_id` when
+    given, else by the offer."""
+    _editable(quote)
+    offer = _offer(user, line_id)
+    part = None
+    if part_id is not None:
+        if quote.vehicle_id is None:
+            raise ApiError("quote_has_no_vehicle", _("This quote has no vehicle: add free lines to it."), 422)
+        part = catalog.part_with_code(catalog.open_vehicle(user, quote.vehicle_id), part_id)
+    return _add_offer_line(user, quote, offer, part, quantity)
+
+
+def _offer(user: User, line_id: int) -> offers.Offer:
+    offer = offers.offer_of_line(user.shop_id, line_id)
+    if offer is None:
+        raise ApiError(
+            "offer_not_found",
+            _("This offer is no longer available: the supplier's list has changed. Look at the offers again."),
+            404,
+        )
+    return offer
+
+
+def _add_offer_line(user: User, quote: Quote, offer: offers.Offer, part: Part | None, quantity: Any) -> QuoteLine:
+    given_quantity = amounts.quantity(quantity) if quantity is not None else None
+    price = None  # a price the shop cannot read in TRY (no rate for its currency yet): the dealer sets one
+    if offer.net is not None:
+        price = markup.sale_price(user.shop_id, offer.supplier_id, offer.brand, offer.net)[0]
+    if part is not None:
+        shown = names.fields_of(part.name, part.name_lang, part.name_tr, part.name_tr_complete, english=False)["name"]
+        name, code = shown or part.label or part.oem_code, part.oem_code
+    else:
+        code = offer.own_code or offer.number
+        name = " ".join(filter(None, (offer.brand, offer.name))) or code
+    line = QuoteLine(
+        kind="part",
+        part_id=part.id if part else None,
+        category_id=part.category_id if part else None,
+        oem_code=(code or "")[:60] or None,
+        name=(name or _("Supplier's offer"))[:NAME_MAX_LENGTH],
+        quantity=given_quantity if given_quantity is not None else (_part_quantity(part) if part else Decimal(1)),
+        unit_price=price,
+        supplier_id=offer.supplier_id,
+        supplier_line_id=offer.line_id,
+        supplier_name=offer.supplier_name[:120],
+        offer_brand=(offer.brand or "")[:80] or None,
+        offer_code=(offer.own_code or "")[:80] or None,
+        unit_cost=offer.net,
+    )
+    return _append(quote, line)
 
 
 def add_part_line(user: User, quote: Quote, part_id: int, quantity: Any = None, unit_price: Any = None) -> QuoteLine:
@@ -364,7 +462,22 @@ def new_version(quote: Quote) -> Quote:
     return copy
 
 
-LINE_COPIED = ("kind", "part_id", "category_id", "oem_code", "name", "quantity", "unit_price", "sort_order")
+LINE_COPIED = (
+    "kind",
+    "part_id",
+    "category_id",
+    "oem_code",
+    "name",
+    "quantity",
+    "unit_price",
+    "sort_order",
+    "supplier_id",
+    "supplier_line_id",
+    "supplier_name",
+    "offer_brand",
+    "offer_code",
+    "unit_cost",
+)
 
 
 def token_hash(token: str) -> str:

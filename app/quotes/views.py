@@ -20,6 +20,7 @@ from flask_login import current_user
 from app.core.errors import ApiError
 from app.core.htmx import swappable, vary_on_htmx, wants_fragment
 from app.core.security import public, shop_role, without_form_token
+from app.core.validation import is_id
 from app.extensions import limiter
 from app.quotes import presenters, services, visitors
 from app.quotes.models import Quote
@@ -37,6 +38,8 @@ PAGE_HELPERS = {
     "share_state": services.share_state,
     "line_total": services.line_total,
 }
+# The dealer's own: a line's supplier, cost and margin (never on the customer's page or the printed quote).
+DEALER_HELPERS = {"line_margin": services.line_margin, "margin_totals": services.margin_totals}
 
 
 # --- the dealer's quotes ------------------------------------------------------------------------------------------
@@ -165,19 +168,22 @@ def settings() -> Any:
 @bp.post("/teklifler/vehicles/<int:vehicle_id>/parts/<int:part_id>")
 @shop_role("clerk")
 def add_part(vehicle_id: int, part_id: int) -> Response:
-    """A parts row's "Teklife ekle": the part goes to the vehicle's open quote (made on the first add)."""
+    """A parts row's "Teklife ekle": the part goes to the vehicle's open quote (made on the first add); with an
+    `offer` field (a supplier's line), that offer's cost and marked-up price come with it."""
     back = _back_to(request.referrer, url_for("catalog_views.vehicle_page", vehicle_id=vehicle_id))
+    offer = request.form.get("offer") or None  # an offer's button: the supplier's line chosen with the part
+    shown = {"vehicle_id": vehicle_id, "part_id": part_id, "offer": offer}
     try:
-        quote, _line = services.add_catalog_part(current_user, vehicle_id, part_id)
+        quote, _line = services.add_catalog_part(current_user, vehicle_id, part_id, _offer_id(offer))
     except ApiError as error:
         if wants_fragment():
-            html = render_template("quotes/_added.html", vehicle_id=vehicle_id, part_id=part_id, error=error.message)
+            html = render_template("quotes/_added.html", error=error.message, **shown)
             return swappable(Response(html, status=error.status), error.code)
         flash(error.message, "error")
         return redirect(back, code=303)
     count = len(services.lines_of(quote))
     if wants_fragment():
-        html = render_template("quotes/_added.html", vehicle_id=vehicle_id, part_id=part_id, quote=quote, count=count)
+        html = render_template("quotes/_added.html", quote=quote, count=count, **shown)
         return vary_on_htmx(Response(html))
     flash(_("Added to the quote (%(num)d lines).", num=count), "success")
     return redirect(back, code=303)
@@ -273,7 +279,7 @@ def _changed(quote_id: int, change: Any) -> Response:
 
 def _lines_context(quote: Quote, lines: list, error: str | None = None) -> dict[str, Any]:
     totals = services.totals(quote, lines)
-    return {"quote": quote, "lines": lines, "totals": totals, "error": error, **PAGE_HELPERS}
+    return {"quote": quote, "lines": lines, "totals": totals, "error": error, **PAGE_HELPERS, **DEALER_HELPERS}
 
 
 def _share_context(quote: Quote, link: str | None = None, lines: list | None = None) -> dict[str, Any]:
@@ -305,6 +311,15 @@ def _shop_of(quote: Quote) -> tuple[str, str | None]:
         return quote.sent_shop_name, quote.sent_phone
     profile = services.profile_of(quote.shop_id)
     return services.shop_name(quote.shop_id, profile), profile.phone
+
+
+def _offer_id(value: str | None) -> int | None:
+    """The offer field's supplier line id (None: no offer chosen); anything else is refused."""
+    if value is None:
+        return None
+    if not (value.isascii() and value.isdigit() and is_id(int(value))):
+        raise ApiError("invalid_field", _("%(field)s must be a record id.", field="offer"), 400)
+    return int(value)
 
 
 def _back_to(referrer: str | None, default: str) -> str:

@@ -1,5 +1,6 @@
 """The suppliers API (/api/suppliers): a manager's suppliers and their terms, brand discounts, the list's upload,
-mapping and import, and a pull now. Another shop's supplier is not found (404)."""
+mapping and import, a pull now, the shop's markup rules and offer settings. Another shop's supplier or rule
+is not found (404)."""
 
 from __future__ import annotations
 
@@ -13,10 +14,16 @@ from app.core.security import shop_role
 from app.core.uploads import takes_upload
 from app.core.validation import json_body
 from app.shelf import imports as shelf_imports
-from app.suppliers import imports, pulls, services
-from app.suppliers.presenters import import_shown, preview_shown, supplier_view
+from app.suppliers import imports, markup, pulls, services
+from app.suppliers.offers import settings_of
+from app.suppliers.presenters import import_shown, offer_settings_view, preview_shown, rule_view, supplier_view
 from app.suppliers.schemas import (
     BrandDiscountBody,
+    MarkupRuleBody,
+    MarkupRuleList,
+    MarkupRuleOut,
+    OfferSettingsBody,
+    OfferSettingsOut,
     PullQueued,
     SupplierBody,
     SupplierImportOut,
@@ -143,3 +150,46 @@ def pull_supplier_list(supplier_id: int):
     """Pull the supplier's list from its URL now (in the background); the list in use stays until it is imported."""
     supplier = services.get_supplier(current_user, supplier_id)
     return jsonify(queued=pulls.pull_now(supplier)), 202
+
+
+@bp.get("/markup-rules")
+@shop_role("manager")
+@documented(MarkupRuleList)
+def list_markup_rules():
+    """The shop's markup rules from an offer's cost to its sale price, the default first."""
+    names = markup.supplier_names(current_user.shop_id)
+    return jsonify(items=[rule_view(rule, names) for rule in markup.rules_of(current_user.shop_id)])
+
+
+@bp.post("/markup-rules")
+@shop_role("manager")
+@documented(MarkupRuleOut, body=MarkupRuleBody, errors=(404,))
+def set_markup_rule():
+    """Set a scope's markup (a supplier, a brand, both or neither): a scope's rule set again takes the new value."""
+    rule = markup.set_rule(current_user, json_body())
+    return jsonify(rule_view(rule, markup.supplier_names(current_user.shop_id)))
+
+
+@bp.delete("/markup-rules/<int:rule_id>")
+@shop_role("manager")
+@documented(StatusTrue, errors=(404,))
+def delete_markup_rule(rule_id: int):
+    """Remove a markup rule."""
+    markup.delete_rule(markup.get_rule(current_user, rule_id))
+    return jsonify(status=True)
+
+
+@bp.get("/offer-settings")
+@shop_role("manager")
+@documented(OfferSettingsOut)
+def get_offer_settings():
+    """How the shop's offers show prices: with or without KDV, and the KDV rate."""
+    return jsonify(offer_settings_view(settings_of(current_user.shop_id)))
+
+
+@bp.put("/offer-settings")
+@shop_role("manager")
+@documented(OfferSettingsOut, body=OfferSettingsBody)
+def save_offer_settings():
+    """Change how the shop's offers show prices (the fields given)."""
+    return jsonify(offer_settings_view(markup.save_settings(current_user.shop_id, json_body())))

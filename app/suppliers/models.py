@@ -103,6 +103,9 @@ class OfferSettings(db.Model):
     with_kdv: Mapped[bool] = mapped_column(default=False)
     kdv_rate: Mapped[Decimal] = mapped_column(sa.Numeric(5, 2), default=Decimal(20))
 
+    def __repr__(self) -> str:
+        return f"<OfferSettings {self.shop_id} with_kdv={self.with_kdv} {self.kdv_rate}>"
+
 
 class MarkupRule(db.Model):
     """The shop's markup from an offer's cost to its sale price: for one supplier, one brand, both, or neither (the
@@ -126,6 +129,9 @@ class MarkupRule(db.Model):
         sa.UniqueConstraint("shop_id", "scope_key", name="uq_markup_rule_shop_id_scope_key"),
         sa.CheckConstraint(f"kind IN {MARKUP_KINDS}", name="kind"),
     )
+
+    def __repr__(self) -> str:
+        return f"<MarkupRule {self.id} {self.scope_key} {self.kind} {self.value}>"
 
 
 class SupplierImport(db.Model):

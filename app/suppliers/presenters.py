@@ -10,7 +10,7 @@ from typing import Any
 from app.shelf import reading
 from app.shelf.imports import public_mapping, status_of
 from app.suppliers import imports, services
-from app.suppliers.models import Supplier, SupplierBrandDiscount, SupplierImport
+from app.suppliers.models import MarkupRule, OfferSettings, Supplier, SupplierBrandDiscount, SupplierImport
 from app.suppliers.offers import Offer
 
 
@@ -101,3 +101,26 @@ def offers_view(found: dict[str, tuple[Offer, ...]]) -> dict[str, list[dict[str,
 
 def _amount(value: Decimal | None) -> str | None:
     return f"{value:.2f}" if value is not None else None
+
+
+def rule_scope(rule: MarkupRule) -> str:
+    """supplier_brand, brand, supplier or default: how specific the rule is (the most specific wins)."""
+    if rule.supplier_id is not None:
+        return "supplier_brand" if rule.brand_key else "supplier"
+    return "brand" if rule.brand_key else "default"
+
+
+def rule_view(rule: MarkupRule, names: dict[int, str]) -> dict[str, Any]:
+    return {
+        "id": rule.id,
+        "supplierId": rule.supplier_id,
+        "supplierName": names.get(rule.supplier_id) if rule.supplier_id is not None else None,
+        "brand": rule.brand,
+        "kind": rule.kind,
+        "value": str(rule.value),
+        "scope": rule_scope(rule),
+    }
+
+
+def offer_settings_view(settings: OfferSettings) -> dict[str, Any]:
+    return {"withKdv": bool(settings.with_kdv), "kdvRate": str(Decimal(settings.kdv_rate).quantize(Decimal("0.01")))}

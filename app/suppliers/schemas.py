@@ -143,3 +143,38 @@ class PageOffersOut(ApiModel):
 
     day: str = Field(description="The Istanbul day the offers were priced on.")
     by_number: dict[str, list[OfferOut]] = Field(description="Folded number to its offers, best first.")
+
+
+class MarkupRuleBody(ApiModel):
+    """A scope's markup: a scope's rule set again takes the new value."""
+
+    supplier_id: int | None = Field(None, description="One supplier of the shop; null for any supplier.")
+    brand: str | None = Field(None, max_length=80, description="One brand; null for any brand.")
+    kind: Literal["percent", "fixed"] = "percent"
+    value: str | float = Field(description='A percent from 0 to 1000, or TRY added from 0 to 1,000,000 ("12,5").')
+
+
+class MarkupRuleOut(ApiModel):
+    id: int
+    supplier_id: int | None
+    supplier_name: str | None
+    brand: str | None
+    kind: Literal["percent", "fixed"]
+    value: str
+    scope: Literal["supplier_brand", "brand", "supplier", "default"] = Field(
+        description="The most specific rule wins: supplier and brand, brand, supplier, the shop's default."
+    )
+
+
+class MarkupRuleList(ApiModel):
+    items: list[MarkupRuleOut]
+
+
+class OfferSettingsBody(ApiModel):
+    with_kdv: bool | None = Field(None, description="Offers' prices shown with KDV (else net, as bought).")
+    kdv_rate: str | float | None = Field(None, description="The KDV rate, 0 to 100 (percent).")
+
+
+class OfferSettingsOut(ApiModel):
+    with_kdv: bool
+    kdv_rate: str

@@ -1,12 +1,14 @@
 """The supplier pages (/dukkan/tedarikciler): the shop's suppliers and the form to add one, a supplier's terms, brand
 discounts and list (upload, pull now, when it was last refreshed and whether the last pull failed), an upload's
-mapping form and the import's progress (HTMX polls a fragment; without JavaScript a refresh link)."""
+mapping form and the import's progress (HTMX polls a fragment; without JavaScript a refresh link); the shop's markup
+rules and offer settings (/dukkan/tedarikciler/kar-kurallari)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, Response, flash, make_response, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user
 from werkzeug.exceptions import RequestEntityTooLarge
@@ -17,8 +19,10 @@ from app.core.security import shop_role
 from app.core.uploads import takes_upload
 from app.shelf import imports as shelf_imports
 from app.shelf.imports import status_of
-from app.suppliers import demo, imports, pulls, services
+from app.suppliers import demo, imports, markup, pulls, services
 from app.suppliers.models import Supplier, SupplierImport
+from app.suppliers.offers import settings_of
+from app.suppliers.presenters import rule_scope
 from app.suppliers.rows import FIELDS
 from app.suppliers.throttles import upload_throttle
 
@@ -67,6 +71,51 @@ def create():
     except ApiError as error:
         return _list_page(error)
     return redirect(url_for(".supplier", supplier_id=supplier.id), code=303)
+
+
+@bp.get("/kar-kurallari")
+@shop_role("manager")
+def markup_rules():
+    """The shop's markup rules (cost to sale price) and how its offers show prices."""
+    return _markup_page()
+
+
+@bp.post("/kar-kurallari")
+@shop_role("manager")
+def set_markup_rule():
+    form = request.form
+    data = {
+        "supplierId": form.get("supplier_id"),
+        "brand": form.get("brand", "").strip() or None,
+        "kind": form.get("kind"),
+        "value": form.get("value"),
+    }
+    try:
+        markup.set_rule(current_user, data)
+    except ApiError as error:
+        return _markup_page(error)
+    flash(_("The markup rule is saved."), "success")
+    return redirect(url_for(".markup_rules"), code=303)
+
+
+@bp.post("/kar-kurallari/<int:rule_id>/sil")
+@shop_role("manager")
+def delete_markup_rule(rule_id: int):
+    markup.delete_rule(markup.get_rule(current_user, rule_id))
+    flash(_("The markup rule is removed."), "success")
+    return redirect(url_for(".markup_rules"), code=303)
+
+
+@bp.post("/kar-kurallari/ayarlar")
+@shop_role("manager")
+def save_offer_settings():
+    data = {"withKdv": request.form.get("with_kdv") == "1", "kdvRate": request.form.get("kdv_rate")}
+    try:
+        markup.save_settings(current_user.shop_id, data)
+    except ApiError as error:
+        return _markup_page(settings_error=error)
+    flash(_("Your offer settings are saved."), "success")
+    return redirect(url_for(".markup_rules"), code=303)
 
 
 @bp.get("/<int:supplier_id>")
@@ -235,3 +284,20 @@ def _mapping_page(found: Supplier, record: SupplierImport, error: ApiError | Non
         error=error.message if error else None,
     )
     return page, error.status if error else 200
+
+
+def _markup_page(error: ApiError | None = None, settings_error: ApiError | None = None) -> tuple[str, int]:
+    shop_id = current_user.shop_id
+    page = render_template(
+        "suppliers/markup.html",
+        rules=markup.rules_of(shop_id),
+        names=markup.supplier_names(shop_id),
+        suppliers=services.suppliers_of(current_user),
+        settings=settings_of(shop_id),
+        scope_of=rule_scope,
+        form=request.form if error or settings_error else {},
+        error=error.message if error else None,
+        settings_error=settings_error.message if settings_error else None,
+    )
+    refusal = error or settings_error
+    return page, refusal.status if refusal else 200

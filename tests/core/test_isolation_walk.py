@@ -102,6 +102,7 @@ class ShopA:
     payment_id: str
     supplier_id: int
     link_id: int
+    rule_id: int
 
 
 @dataclass(frozen=True)
@@ -135,6 +136,7 @@ ARGUMENTS: dict[str, Argument] = {
     "payment_id": Argument(lambda a: a.payment_id, True),  # A's bank transfer, with its receipt
     "supplier_id": Argument(lambda a: a.supplier_id, True),  # A's supplier, with a brand discount
     "link_id": Argument(lambda a: a.link_id, True),  # A's own equivalent link (its manager's confirmation)
+    "rule_id": Argument(lambda a: a.rule_id, True),  # A's markup rule on its supplier
     # A decode's progress is read under the decoding person's id; a decode ends before the walk, so none is left.
     "token": _reference("yok-boyle-bir-cozum"),
     "oem": _reference(STOCK_OEM),
@@ -229,16 +231,18 @@ def _make_shop_a(app, owner: Member) -> ShopA:
         pairing_id=poll[1],
         **_make_people_of_shop_a(app, owner),
         payment_id=_bank_transfer(owner.user),
-        supplier_id=_make_supplier_of_shop_a(client),
+        **_make_supplier_of_shop_a(client),
         link_id=link["id"],
     )
 
 
-def _make_supplier_of_shop_a(client) -> int:
+def _make_supplier_of_shop_a(client) -> dict:
     terms = {"name": SUPPLIER_NAME, "orderEmail": SUPPLIER_EMAIL, "discountPercent": "7"}
     supplier_id = _ok(client.post("/api/suppliers", json=terms, headers=SITE))["id"]
     _ok(client.put(f"/api/suppliers/{supplier_id}/discounts/bmw", json={"discountPercent": 9}, headers=SITE))
-    return supplier_id
+    rule = {"supplierId": supplier_id, "brand": "bmw", "kind": "fixed", "value": "37"}
+    rule_id = _ok(client.post("/api/suppliers/markup-rules", json=rule, headers=SITE))["id"]
+    return {"supplier_id": supplier_id, "rule_id": rule_id}
 
 
 def _bank_transfer(owner: User) -> str:
@@ -271,6 +275,7 @@ def _a_s_own_view(owner: Member, a: ShopA) -> list:
         client.get("/api/shop/members").get_json(),
         client.get(f"/api/payments/{a.payment_id}/receipt").get_json(),
         client.get(f"/api/suppliers/{a.supplier_id}").get_json(),
+        client.get("/api/suppliers/markup-rules").get_json(),
         client.get(f"/api/equivalents/{STOCK_OEM}").get_json(),
     ]
 

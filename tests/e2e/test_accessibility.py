@@ -129,6 +129,7 @@ VISITS = (
     Visit("the shop's API keys", "dealer", "/shop/keys", ready="main form"),
     Visit("suppliers", "dealer", "/dukkan/tedarikciler", ready="main form"),
     Visit("a supplier", "dealer", "/dukkan/tedarikciler/{supplier}", ready="main form"),
+    Visit("markup rules", "dealer", "/dukkan/tedarikciler/kar-kurallari", ready="main form"),
     Visit(
         "supplier import: columns",
         "dealer",
@@ -362,6 +363,9 @@ def seed_counter_pages(site: Site) -> None:
     )
     assert listed.status_code == 201, listed.get_data(as_text=True)
     values["supplier_import"] = listed.get_json()["id"]
+    rule = {"supplierId": supplier_id, "brand": "Bosch", "kind": "percent", "value": "25"}
+    marked_up = client.post("/api/suppliers/markup-rules", json=rule, headers=SITE)  # the rules page's table
+    assert marked_up.status_code == 200, marked_up.get_data(as_text=True)
     invited = client.post("/api/shop/invitations", json={"email": INVITED, "role": "clerk"}, headers=SITE)
     assert invited.status_code == 201, invited.get_data(as_text=True)
     with site.app.app_context():
