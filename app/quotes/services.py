@@ -269,11 +269,38 @@ def _offer(user: User, line_id: int) -> offers.Offer:
     return offer
 
 
-def _add_offer_line(user: User, quote: Quote, offer: offers.Offer, part: Part | None, quantity: Any) -> QuoteLine:
-    given_quantity = amounts.quantity(quantity) if quantity is not None else None
-    price = None  # a price the shop cannot read in TRY (no rate for its currency yet): the dealer sets one
+def choose_offer(user: User, quote: Quote, line: QuoteLine, line_id: int) -> QuoteLine:
+    """A supplier's offer chosen for a part line already on the quote: its cost now and its marked-up price replace
+    the line's supplier, cost and price (a line that is not a part's is refused)."""
+    _editable(quote)
+    if line.kind != "part":
+        raise ApiError("not_a_part_line", _("An offer can be chosen for a part line only."), 422)
+    for field, value in _offer_fields(user, _offer(user, line_id)).items():
+        setattr(line, field, value)
+    _touch(quote)
+    return line
+
+
+def _offer_fields(user: User, offer: offers.Offer) -> dict[str, Any]:
+    """What a line keeps of a chosen offer: the supplier, its line and code, the cost now (net TRY after the discount,
+    without KDV) and the sale price the shop's markup rule gives (none when the price has no TRY rate yet: the dealer
+    sets one)."""
+    price = None
     if offer.net is not None:
         price = markup.sale_price(user.shop_id, offer.supplier_id, offer.brand, offer.net)[0]
+    return {
+        "unit_price": price,
+        "supplier_id": offer.supplier_id,
+        "supplier_line_id": offer.line_id,
+        "supplier_name": offer.supplier_name[:120],
+        "offer_brand": (offer.brand or "")[:80] or None,
+        "offer_code": (offer.own_code or "")[:80] or None,
+        "unit_cost": offer.net,
+    }
+
+
+def _add_offer_line(user: User, quote: Quote, offer: offers.Offer, part: Part | None, quantity: Any) -> QuoteLine:
+    given_quantity = amounts.quantity(quantity) if quantity is not None else None
     if part is not None:
         shown = names.fields_of(part.name, part.name_lang, part.name_tr, part.name_tr_complete, english=False)["name"]
         name, code = shown or part.label or part.oem_code, part.oem_code
@@ -287,13 +314,7 @@ def _add_offer_line(user: User, quote: Quote, offer: offers.Offer, part: Part | 
         oem_code=(code or "")[:60] or None,
         name=(name or _("Supplier's offer"))[:NAME_MAX_LENGTH],
         quantity=given_quantity if given_quantity is not None else (_part_quantity(part) if part else Decimal(1)),
-        unit_price=price,
-        supplier_id=offer.supplier_id,
-        supplier_line_id=offer.line_id,
-        supplier_name=offer.supplier_name[:120],
-        offer_brand=(offer.brand or "")[:80] or None,
-        offer_code=(offer.own_code or "")[:80] or None,
-        unit_cost=offer.net,
+        **_offer_fields(user, offer),
     )
     return _append(quote, line)
 

@@ -17,6 +17,7 @@ from flask_babel import gettext as _
 from flask_limiter.util import get_remote_address
 from flask_login import current_user
 
+from app.catalog import on_offer
 from app.core.errors import ApiError
 from app.core.htmx import swappable, vary_on_htmx, wants_fragment
 from app.core.security import public, shop_role, without_form_token
@@ -79,6 +80,18 @@ def edit_line(quote_id: int, line_id: int) -> Response:
     if "name" in request.form:
         changes["name"] = request.form["name"]
     return _changed(quote_id, lambda quote: services.edit_line(quote, services.line_of(quote, line_id), changes))
+
+
+@bp.post("/teklifler/<int:quote_id>/lines/<int:line_id>/offer")
+@shop_role("clerk")
+def choose_offer(quote_id: int, line_id: int) -> Response:
+    """A part line's offer chosen from the offers under it: the supplier's cost and the marked-up price."""
+    offer = _offer_id(request.form.get("offer"))
+    if offer is None:
+        raise ApiError("invalid_field", _("Choose an offer."), 400)
+    return _changed(
+        quote_id, lambda quote: services.choose_offer(current_user, quote, services.line_of(quote, line_id), offer)
+    )
 
 
 @bp.post("/teklifler/<int:quote_id>/kdv")
@@ -278,8 +291,12 @@ def _changed(quote_id: int, change: Any) -> Response:
 
 
 def _lines_context(quote: Quote, lines: list, error: str | None = None) -> dict[str, Any]:
+    """The lines with their totals and, under each part line without a supplier yet, the shop's offers for it."""
     totals = services.totals(quote, lines)
-    return {"quote": quote, "lines": lines, "totals": totals, "error": error, **PAGE_HELPERS, **DEALER_HELPERS}
+    open_codes = {line.oem_code for line in lines if line.kind == "part" and line.oem_code and not line.supplier_id}
+    offers = on_offer.offers_of_codes(current_user, open_codes, None) if not services.is_frozen(quote) else None
+    context = {"quote": quote, "lines": lines, "totals": totals, "error": error, "offers": offers}
+    return {**context, **PAGE_HELPERS, **DEALER_HELPERS}
 
 
 def _share_context(quote: Quote, link: str | None = None, lines: list | None = None) -> dict[str, Any]:

@@ -156,3 +156,31 @@ def test_an_offer_without_a_part_is_named_by_the_offer(client, offers):
     [line] = added.get_json()["lines"]
     assert (line["name"], line["oemCode"], line["partId"], line["quantity"]) == ("SKF Rulman", "BSB-1003", None, "2.00")
     assert line["unitPrice"] == line["offer"]["unitCost"] == str(_net(Decimal(99)))
+
+
+def test_a_part_line_shows_its_offers_and_one_chosen_brings_its_cost_and_price(client, dealer, bmw, leaf):
+    from tests.support.suppliers import supplier_list
+
+    part = coded_parts(leaf)[0]
+    _supplier, lines = supplier_list(dealer, "Anadolu", [{"own": "AND-1", "oem": part["oemCode"], "price": "200"}],
+                                     discount_percent=Decimal(10))  # fmt: skip
+    assert post(client, "/api/suppliers/markup-rules", {"kind": "percent", "value": "25"}).status_code == 200
+    page = client.get(f"/vehicles/{bmw}/categories/{leaf['category']['id']}").get_data(as_text=True)
+    token = csrf_token_from(page)
+    client.post(f"/teklifler/vehicles/{bmw}/parts/{part['id']}", data={"csrf_token": token})
+    quote = client.get("/api/quotes").get_json()["quotes"][0]
+    [line] = quote["lines"]
+
+    shown = client.get(f"/teklifler/{quote['id']}").get_data(as_text=True)
+    assert "data-offers" in shown and "180,00\N{NO-BREAK SPACE}₺ (KDV hariç)" in shown  # 200 less 10 %
+    choose = f"/teklifler/{quote['id']}/lines/{line['id']}/offer"
+    answer = client.post(
+        choose, data={"csrf_token": token, "offer": str(lines["AND-1"])}, headers={"HX-Request": "true"}
+    )
+
+    assert answer.status_code == 200
+    [chosen] = client.get(f"/api/quotes/{quote['id']}").get_json()["lines"]
+    assert chosen["id"] == line["id"] and chosen["offer"]["unitCost"] == "180.00" and chosen["unitPrice"] == "225.00"
+    assert "data-offers" not in answer.get_data(as_text=True)  # a line with its supplier offers no more
+    refused = client.post(choose, data={"csrf_token": token, "offer": ""}, headers={"HX-Request": "true"})
+    assert refused.status_code == 400
