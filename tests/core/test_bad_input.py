@@ -190,6 +190,7 @@ NO_BODY = {
     ("/api/suppliers/1", "DELETE"),
     ("/api/suppliers/1/pull", "POST"),
     ("/api/suppliers/1/discounts/bosch", "DELETE"),
+    ("/api/orders/1/send", "POST"),
 }
 
 
