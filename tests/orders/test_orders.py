@@ -15,6 +15,7 @@ from app.extensions import db
 from app.notifications import tasks
 from app.notifications.models import EmailAttachment
 from app.orders.models import SupplierOrder, SupplierOrderLine
+from app.quotes.models import QuoteLine
 from tests.conftest import SITE, outbox
 from tests.orders.conftest import FILTER, OIL, add, offer_lines, supplier
 
@@ -308,9 +309,14 @@ def test_a_form_without_its_token_is_refused(shop, ordered):
 
 def test_an_order_line_keeps_its_values_when_the_quote_line_changes(manager, ordered):
     _basbug, lines, order = ordered
-    from app.quotes.models import QuoteLine
+    quote_id = order["lines"][0]["quoteId"]
 
     db.session.get(QuoteLine, lines[0]).unit_cost = Decimal("1.00")
     db.session.commit()
+    assert manager.delete(f"/api/quotes/{quote_id}/lines/{lines[1]}", headers=SITE).status_code == 200
 
-    assert manager.get(f"/api/orders/{order['id']}").get_json()["lines"][0]["unitCost"] == "1094.19"
+    shown = manager.get(f"/api/orders/{order['id']}").get_json()["lines"]
+    assert [(line["quoteLineId"], line["offerCode"], line["unitCost"]) for line in shown] == [
+        (lines[0], "BSB-1001", "1094.19"),
+        (None, "BSB-1002", "245.50"),
+    ]
