@@ -320,3 +320,13 @@ def test_an_order_line_keeps_its_values_when_the_quote_line_changes(manager, ord
         (lines[0], "BSB-1001", "1094.19"),
         (None, "BSB-1002", "245.50"),
     ]
+
+
+def test_a_deleted_supplier_takes_its_orders_and_its_lines_wait_no_more(manager, ordered):
+    basbug, _lines, order = ordered
+
+    assert manager.delete(f"/api/suppliers/{basbug}", headers=SITE).status_code == 200
+
+    assert error_of(manager.get(f"/api/orders/{order['id']}"), 404)["code"] == "order_not_found"
+    assert manager.get("/api/orders").get_json()["items"] == []
+    assert manager.get("/api/orders/waiting").get_json()["items"] == []  # the lines' supplier is gone (set null)
