@@ -21,6 +21,7 @@ from app import (
     equivalents,
     internal_admin,
     notifications,
+    orders,
     quotes,
     referrals,
     shelf,
@@ -60,6 +61,7 @@ from app.equivalents import models as equivalents_models
 from app.extensions import compress, db, limiter, migrate, redis_store
 from app.internal_admin import models as internal_admin_models
 from app.notifications import models as notifications_models
+from app.orders import models as orders_models
 from app.quotes import models as quotes_models
 from app.referrals import models as referrals_models
 from app.shelf import models as shelf_models
@@ -95,6 +97,7 @@ DOMAINS = (
     quotes,
     browse,
     demo,
+    orders,
     admin,
     site,
     changelog,
@@ -123,6 +126,7 @@ MODELS = (
     suppliers_models,
     currency_models,
     quotes_models,
+    orders_models,
     internal_admin_models,
     translation_models,
     referrals_models,

@@ -24,7 +24,7 @@ from app.core.after_commit import after_commit
 from app.core.db import begin_writes, utcnow
 from app.extensions import db, queues
 from app.notifications import transport
-from app.notifications.models import OutboxEmail
+from app.notifications.models import EmailAttachment, OutboxEmail
 
 log = logging.getLogger(__name__)
 
@@ -119,10 +119,18 @@ def _claim(outbox_id: int, now: datetime) -> Claimed | None:
             text=row.body_text,
             html=row.body_html,
             reply_to=row.reply_to,
+            attachments=_attachments(row.id),
         ),
     )
     db.session.commit()
     return claimed
+
+
+def _attachments(outbox_id: int) -> tuple[transport.Attachment, ...]:
+    rows = db.session.scalars(
+        sa.select(EmailAttachment).where(EmailAttachment.outbox_id == outbox_id).order_by(EmailAttachment.id)
+    )
+    return tuple(transport.Attachment(row.filename, row.content_type, row.data) for row in rows)
 
 
 def _retry_or_fail(claimed: Claimed, error: str) -> str:

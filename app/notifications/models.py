@@ -50,6 +50,21 @@ class OutboxEmail(db.Model):
         return f"<OutboxEmail {self.id} {self.template} {self.status}>"
 
 
+class EmailAttachment(db.Model):
+    """A file sent with an outbox message (a supplier's order list), kept with it until the message is deleted."""
+
+    __tablename__ = "email_attachment"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    outbox_id: Mapped[int] = mapped_column(sa.ForeignKey("email_outbox.id", ondelete="CASCADE"), index=True)
+    filename: Mapped[str] = mapped_column(sa.String(200))
+    content_type: Mapped[str] = mapped_column(sa.String(100))
+    data: Mapped[bytes] = mapped_column(sa.LargeBinary)
+
+    def __repr__(self) -> str:
+        return f"<EmailAttachment {self.id} {self.filename!r} of {self.outbox_id}>"
+
+
 class EmailClick(db.Model):
     """One click on a message's tracked call to action (app.notifications.tracking): which message kind, where to."""
 

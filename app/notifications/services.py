@@ -20,7 +20,8 @@ from app.core.text import masked_email
 from app.extensions import db
 from app.notifications import tracking
 from app.notifications.delivery import queue_after_commit
-from app.notifications.models import OutboxEmail
+from app.notifications.models import EmailAttachment, OutboxEmail
+from app.notifications.transport import Attachment
 
 log = logging.getLogger(__name__)
 
@@ -34,10 +35,11 @@ def send_email(
     locale: str | None = "tr",
     reply_to: str | None = None,
     dedupe_key: str | None = None,
+    attachments: tuple[Attachment, ...] = (),
     **context: object,
 ) -> OutboxEmail | None:
-    """Render `templates/notifications/<template>.txt` in `locale` and write it to the outbox. A message with a
-    `dedupe_key` already written is not written again (None is returned)."""
+    """Render `templates/notifications/<template>.txt` in `locale` and write it to the outbox, with its `attachments`.
+    A message with a `dedupe_key` already written is not written again (None is returned)."""
     locale = locale if locale in LOCALES else "tr"
     with force_locale(locale):
         rendered = render_template(
@@ -63,6 +65,16 @@ def send_email(
     if message is None:
         log.info("e-mail %s (%s) was written before: not again", template, dedupe_key)
         return None
+    for attachment in attachments:
+        db.session.add(
+            EmailAttachment(
+                outbox_id=message.id,
+                filename=attachment.filename,
+                content_type=attachment.content_type,
+                data=attachment.data,
+            )
+        )
+    db.session.flush()
     queue_after_commit(message.id)
     log.info("e-mail %s queued for %s (outbox id %s)", template, masked_email(to_address), message.id)
     return message

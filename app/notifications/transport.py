@@ -58,6 +58,13 @@ class SmtpServer:
 
 
 @dataclass(frozen=True)
+class Attachment:
+    filename: str
+    content_type: str  # "maintype/subtype"
+    data: bytes
+
+
+@dataclass(frozen=True)
 class Outgoing:
     message_id: str  # the same on every attempt of one outbox row, so a receiver can drop a repeat
     sender: str
@@ -66,6 +73,7 @@ class Outgoing:
     text: str
     html: str | None = None
     reply_to: str | None = None
+    attachments: tuple[Attachment, ...] = ()
 
 
 def message_id(outbox_id: int, created_at: datetime, sender: str) -> str:
@@ -86,6 +94,9 @@ def build(mail: Outgoing) -> EmailMessage:
     message.set_content(mail.text)
     if mail.html:
         message.add_alternative(mail.html, subtype="html")
+    for attachment in mail.attachments:  # the message becomes multipart/mixed around its text and HTML
+        maintype, _, subtype = attachment.content_type.partition("/")
+        message.add_attachment(attachment.data, maintype=maintype, subtype=subtype, filename=attachment.filename)
     return message
 
 

@@ -191,6 +191,7 @@ NO_BODY = {
     ("/api/suppliers/1/pull", "POST"),
     ("/api/suppliers/1/discounts/bosch", "DELETE"),
     ("/api/suppliers/markup-rules/1", "DELETE"),
+    ("/api/orders/1/send", "POST"),
 }
 
 

@@ -25,6 +25,7 @@ from app.billing.models import Payment
 from app.core.db import utcnow
 from app.core.text import fold_code
 from app.extensions import db
+from app.quotes.models import QuoteLine
 from app.sources.sandbox.catalog import VIN_GOLF
 from tests.billing.conftest import billing_catalog, make_subscription  # noqa: F401 - fixtures used here
 from tests.catalog.test_fit_api import with_question
@@ -103,6 +104,7 @@ class ShopA:
     supplier_id: int
     link_id: int
     rule_id: int
+    order_id: int
 
 
 @dataclass(frozen=True)
@@ -137,6 +139,7 @@ ARGUMENTS: dict[str, Argument] = {
     "supplier_id": Argument(lambda a: a.supplier_id, True),  # A's supplier, with a brand discount
     "link_id": Argument(lambda a: a.link_id, True),  # A's own equivalent link (its manager's confirmation)
     "rule_id": Argument(lambda a: a.rule_id, True),  # A's markup rule on its supplier
+    "order_id": Argument(lambda a: a.order_id, True),  # A's open order to its supplier, with A's quote line on it
     # A decode's progress is read under the decoding person's id; a decode ends before the walk, so none is left.
     "token": _reference("yok-boyle-bir-cozum"),
     "oem": _reference(STOCK_OEM),
@@ -231,8 +234,9 @@ def _make_shop_a(app, owner: Member) -> ShopA:
         pairing_id=poll[1],
         **_make_people_of_shop_a(app, owner),
         payment_id=_bank_transfer(owner.user),
-        **_make_supplier_of_shop_a(client),
+        **(supplier := _make_supplier_of_shop_a(client)),
         link_id=link["id"],
+        order_id=_make_order_of_shop_a(client, supplier["supplier_id"], lines[0]["id"]),
     )
 
 
@@ -243,6 +247,15 @@ def _make_supplier_of_shop_a(client) -> dict:
     rule = {"supplierId": supplier_id, "brand": "bmw", "kind": "fixed", "value": "37"}
     rule_id = _ok(client.post("/api/suppliers/markup-rules", json=rule, headers=SITE))["id"]
     return {"supplier_id": supplier_id, "rule_id": rule_id}
+
+
+def _make_order_of_shop_a(client, supplier_id: int, line_id: int) -> int:
+    """A's quote line with its supplier's offer chosen (as the offer route writes it), put on the supplier's order."""
+    line = db.session.get(QuoteLine, line_id)
+    line.supplier_id, line.supplier_name, line.offer_code, line.unit_cost = supplier_id, SUPPLIER_NAME, "GZL-1", 1
+    db.session.commit()
+    added = client.post("/api/orders", json={"supplierId": supplier_id, "quoteLineIds": [line_id]}, headers=SITE)
+    return _ok(added)["order"]["id"]
 
 
 def _bank_transfer(owner: User) -> str:
@@ -277,6 +290,7 @@ def _a_s_own_view(owner: Member, a: ShopA) -> list:
         client.get(f"/api/suppliers/{a.supplier_id}").get_json(),
         client.get("/api/suppliers/markup-rules").get_json(),
         client.get(f"/api/equivalents/{STOCK_OEM}").get_json(),
+        client.get(f"/api/orders/{a.order_id}").get_json(),
     ]
 
 
@@ -294,8 +308,13 @@ def shops(app, monkeypatch, upstreams, make_subscription):  # noqa: F811
     return a, a_members["owner"], [*b_members.values(), again], removed
 
 
+def _text(response) -> str:
+    """The answer as text (a download, such as an order's XLSX, is bytes that are no UTF-8)."""
+    return response.get_data().decode(errors="replace")
+
+
 def _leak(response) -> str | None:
-    text = response.get_data(as_text=True)
+    text = _text(response)
     return next((marker for marker in MARKERS if marker in text), None)
 
 
@@ -322,7 +341,7 @@ def test_no_route_shows_or_changes_shop_a_s_objects_for_anyone_else(app, shops):
         path = path_for(rule, {name: ARGUMENTS[name].value(a) for name in covered})
         names_object = any(ARGUMENTS[name].names_shop_object for name in covered)
         if "GET" in rule.methods:
-            seen_by_a.update(marker for marker in MARKERS if marker in owner.send("GET", path).get_data(as_text=True))
+            seen_by_a.update(marker for marker in MARKERS if marker in _text(owner.send("GET", path)))
         for method in methods_of(rule):
             for member in intruders:
                 tried += 1

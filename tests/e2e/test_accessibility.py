@@ -14,6 +14,7 @@ import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import timedelta
+from decimal import Decimal
 from pathlib import Path
 from string import Formatter
 from typing import Any
@@ -38,6 +39,7 @@ from app.notifications import delivery
 from app.notifications.local_mail import MailCatcher
 from app.notifications.models import OutboxEmail
 from app.notifications.services import send_email
+from app.quotes.models import QuoteLine
 from app.shops.models import ShopInvitation
 from app.sources.sandbox.catalog import VIN_COROLLA, VIN_GOLF
 from app.vehicles.pairing import services as pairing
@@ -139,6 +141,7 @@ VISITS = (
     Visit(
         "supplier import, without JS", "dealer", "/dukkan/tedarikciler/{supplier}/aktarim/{supplier_import}/ilerleme"
     ),
+    Visit("order lists", "dealer", "/dukkan/siparisler", ready="main form"),
     Visit("equivalents search", "dealer", "/muadil", ready="main form"),
     Visit("a number's equivalents", "dealer", "/muadil/1K0129620D", ready="main"),
     Visit("account", "dealer", "/account", ready="form"),
@@ -173,6 +176,7 @@ NOT_PAGES = {
     "catalog_progress.progress": "the catalog bar's poll for HTMX; without HTMX it redirects to the vehicle page",
     "catalog_exports.parts_csv": "the parts list as CSV",
     "quotes_views.csv_export": "a quote as CSV",
+    "orders_views.download": "an order's lines as XLSX",
     "shop_pages.activity_csv": "the shop's activity as CSV",
     "quotes_views.vehicle_quote": "a drawing's quote link: redirects to the vehicle's open quote (audited) or the list",
     "catalog_views.reference": "a reference row followed: redirects to the picture it names (or to its search)",
@@ -366,12 +370,40 @@ def seed_counter_pages(site: Site) -> None:
     rule = {"supplierId": supplier_id, "brand": "Bosch", "kind": "percent", "value": "25"}
     marked_up = client.post("/api/suppliers/markup-rules", json=rule, headers=SITE)  # the rules page's table
     assert marked_up.status_code == 200, marked_up.get_data(as_text=True)
+    _seed_order_lists(site, client, quote_id, supplier_id)
     invited = client.post("/api/shop/invitations", json={"email": INVITED, "role": "clerk"}, headers=SITE)
     assert invited.status_code == 201, invited.get_data(as_text=True)
     with site.app.app_context():
         mail = db.session.scalar(sa.select(OutboxEmail).where(OutboxEmail.to_address == INVITED))
         values["invitation_token"] = re.search(r"/davet/([A-Za-z0-9_-]+)", mail.body_text)[1]
         db.session.remove()
+
+
+def _seed_order_lists(site: Site, client, quote_id: int, supplier_id: int) -> None:
+    """Two quote lines with the supplier's offer chosen (as the offer route writes them): one on an open order, one
+    waiting, so the order lists page shows both of its parts."""
+    with site.app.app_context():
+        lines = [
+            QuoteLine(
+                quote_id=quote_id,
+                name=name,
+                oem_code="1K0 129 620 D",
+                offer_code=code,
+                offer_brand="Bosch",
+                quantity=Decimal(1),
+                unit_cost=Decimal("812.40"),
+                supplier_id=supplier_id,
+                supplier_name="Anadolu Parça",
+                sort_order=10 + number,
+            )
+            for number, (name, code) in enumerate((("Hava filtresi", "AN-1001"), ("Yağ filtresi", "AN-1002")))
+        ]
+        db.session.add_all(lines)
+        db.session.commit()
+        first = lines[0].id
+        db.session.remove()
+    ordered = client.post("/api/orders", json={"supplierId": supplier_id, "quoteLineIds": [first]}, headers=SITE)
+    assert ordered.status_code == 200, ordered.get_data(as_text=True)
 
 
 def walk_a_dealer_s_day(browser, site: Site) -> None:
