@@ -86,12 +86,15 @@ def edit_line(quote_id: int, line_id: int) -> Response:
 @shop_role("clerk")
 def choose_offer(quote_id: int, line_id: int) -> Response:
     """A part line's offer chosen from the offers under it: the supplier's cost and the marked-up price."""
-    offer = _offer_id(request.form.get("offer"))
-    if offer is None:
-        raise ApiError("invalid_field", _("Choose an offer."), 400)
-    return _changed(
-        quote_id, lambda quote: services.choose_offer(current_user, quote, services.line_of(quote, line_id), offer)
-    )
+
+    def chosen(quote: Quote) -> None:  # read after the quote: another shop's answers 404 whatever the form holds
+        line = services.line_of(quote, line_id)
+        offer = _offer_id(request.form.get("offer") or None)
+        if offer is None:
+            raise ApiError("invalid_field", _("Choose an offer."), 400)
+        services.choose_offer(current_user, quote, line, offer)
+
+    return _changed(quote_id, chosen)
 
 
 @bp.post("/teklifler/<int:quote_id>/kdv")
