@@ -166,15 +166,16 @@ def _best_first(offer: Offer) -> tuple:
 
 
 def _marked(offers: list[Offer]) -> tuple[Offer, ...]:
-    """The cheapest and the fastest of the offers that are not out of stock, marked when there is a choice."""
+    """The cheapest and the fastest of the offers that are not out of stock, marked when there is a choice: the
+    fastest arrives before every other (an offer without a delivery day is not known to be faster)."""
     if len(offers) < 2:
         return tuple(offers)
     available = [offer for offer in offers if offer.in_stock is not False]
     priced = [offer for offer in available if offer.shown is not None]
     cheapest = min(priced, key=lambda offer: offer.shown).line_id if priced else None
-    dated = [offer for offer in available if offer.arrives_on is not None]
-    fastest = min(dated, key=lambda offer: (offer.arrives_on, offer.shown is None, offer.shown or 0)) if dated else None
-    fastest_id = fastest.line_id if fastest is not None and len({o.arrives_on for o in dated}) > 1 else None
+    days = sorted(offer.arrives_on for offer in available if offer.arrives_on is not None)
+    first_alone = days[0] if days and days[1:2] != days[:1] else None  # no other arrives that day
+    fastest_id = next((offer.line_id for offer in available if first_alone and offer.arrives_on == first_alone), None)
     return tuple(
         replace(offer, cheapest=offer.line_id == cheapest, fastest=offer.line_id == fastest_id)
         if offer.line_id in (cheapest, fastest_id)
