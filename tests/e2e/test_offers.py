@@ -1,7 +1,9 @@
 """Issue 42 in a real browser, on the sandbox Golf's oil filter drawing: a row shows the dealer's shelf, then his three
-suppliers' offers (cheapest and fastest marked); choosing one puts it on the quote with its cost and the price the
-shop's markup rule gives; the quote line goes on the supplier's order list, and the list's mail with its XLSX arrives
-in the SMTP catcher."""
+suppliers' offers and an equivalent's (cheapest and fastest marked, the equivalent saying where its link came from);
+choosing one puts it on the quote with its cost and the price the shop's markup rule gives; the quote line goes on
+the supplier's order list, and the list's mail with its XLSX arrives in the SMTP catcher.
+
+With SCREENSHOTS=<dir> set, the test saves docs/screenshots/offers.png there."""
 
 from __future__ import annotations
 
@@ -19,10 +21,12 @@ from playwright.sync_api import expect
 import worker
 from app.accounts.models import User
 from app.core.loopback import LoopbackServer
+from app.equivalents.services import NumberLink, record_links
 from app.extensions import db
 from app.notifications.local_mail import MailCatcher
 from app.notifications.models import OutboxEmail
 from app.suppliers.markup import set_rule
+from tests.e2e.test_counter_clerk import screenshot
 from tests.e2e.test_leaf_layout import DESKTOP, open_oil_filter
 from tests.support.committed_dealer import committed_dealer
 from tests.support.shelf import shelf_list
@@ -55,15 +59,20 @@ def counter(make_app, upstreams, tmp_path):
 
 
 def stock_and_offers(app, dealer, code: str) -> None:
-    """The code on the dealer's shelf (none in stock) and on three suppliers' lists; a 30 % markup for the shop."""
+    """The code on the dealer's shelf (none in stock) and on three suppliers' lists, an equivalent of it on the first's;
+    a 30 % markup for the shop."""
     with app.app_context():
         user = db.session.get(User, dealer.id)
         shelf_list(user, [{"oem": code, "own": "RAF-1", "price": "450", "stock": 0}])
         lines = [("Anadolu", "BSB-1", "Bosch", "300", 4, None), ("Ege", "MN-2", "Mann", "280", 0, None),
                  ("Marmara", "FB-3", "Febi", "310", 9, "23:59")]  # fmt: skip
+        equivalent = {"own": "OC 456", "brand": "Mahle", "name": "Yağ filtresi", "price": "260", "stock": 2}
         for (name, own, brand, price, stock, cutoff), address in zip(lines, ORDER_ADDRESSES, strict=True):
             line = {"own": own, "brand": brand, "name": "Yağ filtresi", "price": price, "stock": stock, "oem": code}
-            supplier_list(user, name, [line], order_email=address, order_cutoff=cutoff, delivery_promise="aynı gün")
+            listed = [line, equivalent] if name == "Anadolu" else [line]
+            supplier_list(user, name, listed, order_email=address, order_cutoff=cutoff, delivery_promise="17:00 teslim")
+        link = NumberLink(code, "OC 456", b_brand="Mahle")  # a member's confirmation: Mahle OC 456 is the same part
+        record_links([link], shop_id=user.shop_id, source="member", user_id=user.id)
         set_rule(user, {"kind": "percent", "value": "30"})
         db.session.commit()
         db.session.remove()
@@ -80,12 +89,17 @@ def test_a_row_s_offer_goes_on_the_quote_and_its_order_mail_carries_the_xlsx(cou
     row = page.locator(".part-row", has=page.locator(".oem-code", has_text=code)).first
     expect(row.locator(".shelf-summary")).to_have_text("Rafta yok · 450,00 ₺ · kodunuz RAF-1")
     offers = row.locator("[data-offers]")
-    expect(offers.locator(".offer-summary")).to_contain_text("3 teklif · en ucuz 300,00 ₺ Anadolu")
+    expect(offers.locator(".offer-summary")).to_contain_text("4 teklif · en ucuz 260,00 ₺ Anadolu")
     offers.locator(".offer-summary").click()
-    expect(offers.locator(".offer")).to_have_count(3)
+    expect(offers.locator(".offer")).to_have_count(4)
+    mahle = offers.locator(".offer", has_text="OC 456")
+    expect(mahle.locator(".offer-via")).to_have_text("muadil OC456, kaynak: dükkânınızdan bir üyenin onayı")
+    expect(mahle.locator(".offer-cheapest")).to_be_visible()
     expect(offers.locator(".offer").last).to_contain_text("Stok yok")  # Ege: cheaper, but none in stock
     marmara = offers.locator(".offer", has_text="Marmara")
     expect(marmara.locator(".offer-fastest")).to_be_visible()
+    row.scroll_into_view_if_needed()
+    screenshot(page, "offers.png")
 
     marmara.get_by_role("button", name="Bu teklifi ekle").click()
     expect(marmara.locator(".quote-added")).to_be_visible()
