@@ -6,17 +6,15 @@ hundred statements, never one per row."""
 
 from __future__ import annotations
 
-import logging
 import uuid
 from collections.abc import Iterator
 
 import sqlalchemy as sa
 
-from app.equivalents.services import NumberLink, replace_source
+from app.equivalents.feeds import feed
+from app.equivalents.services import NumberLink
 from app.extensions import db
 from app.shelf.models import ShelfItem, ShelfNumber
-
-log = logging.getLogger(__name__)
 
 CHUNK_ROWS = 5000
 
@@ -28,14 +26,13 @@ def shelf_detail(branch_id: int) -> str:
 
 def feed_equivalents(import_id: int, shop_id: uuid.UUID, branch_id: int) -> None:
     """Make the list's links the branch's (committed); a failure is logged and leaves the previous links."""
-    try:
-        count = replace_source(_links(import_id), shop_id=shop_id, source="shelf", detail=shelf_detail(branch_id))
-        db.session.commit()
-    except Exception:
-        db.session.rollback()
-        log.exception("equivalents of shelf import %s not recorded", import_id)
-        return
-    log.info("shelf import %s: %s equivalent links", import_id, count)
+    feed(
+        _links(import_id),
+        shop_id=shop_id,
+        source="shelf",
+        detail=shelf_detail(branch_id),
+        what=f"shelf import {import_id}",
+    )
 
 
 def _links(import_id: int) -> Iterator[NumberLink]:

@@ -6,17 +6,15 @@ an OE field is a suggestion, never a link. Lines are read in id ranges, one quer
 
 from __future__ import annotations
 
-import logging
 import uuid
 from collections.abc import Iterator
 
 import sqlalchemy as sa
 
-from app.equivalents.services import NumberLink, replace_source
+from app.equivalents.feeds import feed
+from app.equivalents.services import NumberLink
 from app.extensions import db
 from app.suppliers.models import SupplierLine, SupplierNumber
-
-log = logging.getLogger(__name__)
 
 CHUNK_LINES = 5000
 LINKED_KINDS = ("oem", "oe", "ean")
@@ -29,15 +27,13 @@ def supplier_detail(supplier_id: int) -> str:
 
 def feed_equivalents(import_id: int, shop_id: uuid.UUID, supplier_id: int) -> None:
     """Make the list's links the supplier's (committed); a failure is logged and leaves the previous links."""
-    try:
-        links = _links(import_id)
-        count = replace_source(links, shop_id=shop_id, source="supplier", detail=supplier_detail(supplier_id))
-        db.session.commit()
-    except Exception:
-        db.session.rollback()
-        log.exception("equivalents of supplier import %s not recorded", import_id)
-        return
-    log.info("supplier import %s: %s equivalent links", import_id, count)
+    feed(
+        _links(import_id),
+        shop_id=shop_id,
+        source="supplier",
+        detail=supplier_detail(supplier_id),
+        what=f"supplier import {import_id}",
+    )
 
 
 def _links(import_id: int) -> Iterator[NumberLink]:
