@@ -5,6 +5,7 @@ is not found (404)."""
 from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify, request
+from flask_babel import gettext as _
 from flask_login import current_user
 from werkzeug.exceptions import RequestEntityTooLarge
 
@@ -13,17 +14,28 @@ from app.core.openapi import StatusTrue, documented
 from app.core.security import shop_role
 from app.core.uploads import takes_upload
 from app.core.validation import json_body
+from app.equivalents.services import checked_number, link_key
 from app.shelf import imports as shelf_imports
 from app.suppliers import imports, markup, pulls, services
-from app.suppliers.offers import settings_of
-from app.suppliers.presenters import import_shown, offer_settings_view, preview_shown, rule_view, supplier_view
+from app.suppliers.currency.services import istanbul_today
+from app.suppliers.offers import offers_for_codes, settings_of
+from app.suppliers.presenters import (
+    import_shown,
+    offer_settings_view,
+    offer_view,
+    preview_shown,
+    rule_view,
+    supplier_view,
+)
 from app.suppliers.schemas import (
     BrandDiscountBody,
     MarkupRuleBody,
     MarkupRuleList,
     MarkupRuleOut,
+    NumberOffersOut,
     OfferSettingsBody,
     OfferSettingsOut,
+    OffersQuery,
     PullQueued,
     SupplierBody,
     SupplierImportOut,
@@ -42,6 +54,17 @@ bp = Blueprint("suppliers_api", __name__, url_prefix="/api/suppliers")
 def _too_large(_error: RequestEntityTooLarge) -> Response:
     refusal = shelf_imports.too_large()
     return error_response(refusal.code, refusal.message, refusal.status)
+
+
+@bp.get("/offers")
+@shop_role("clerk")
+@documented(NumberOffersOut, query=OffersQuery)
+def offers_by_number():
+    """The shop's suppliers' offers for a number (OEM, aftermarket, EAN) and its direct equivalents, best first: the
+    price in TRY after the discount, KDV as the shop set, stock and delivery; the cheapest and the fastest marked."""
+    number = link_key(checked_number(request.args.get("number"), _("The number")))
+    found = offers_for_codes(current_user.shop_id, [number]).get(number, ())
+    return jsonify(number=number.upper(), day=istanbul_today().isoformat(), offers=[offer_view(o) for o in found])
 
 
 @bp.get("")

@@ -178,3 +178,13 @@ class OfferSettingsBody(ApiModel):
 class OfferSettingsOut(ApiModel):
     with_kdv: bool
     kdv_rate: str
+
+
+class OffersQuery(ApiModel):
+    number: str = Field(max_length=60, description="A part number as typed: OEM, aftermarket, EAN.")
+
+
+class NumberOffersOut(ApiModel):
+    number: str = Field(description="The number, folded, upper case.")
+    day: str = Field(description="The Istanbul day the offers were priced on.")
+    offers: list[OfferOut] = Field(description="Best first: in stock, then cheapest.")

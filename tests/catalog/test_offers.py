@@ -154,3 +154,17 @@ def test_any_number_finds_its_group_its_drawings_its_shelf_and_its_offers(client
     for refused in ("-.-", "X" * 61):
         answer = client.get(f"/api/parts/{refused}/lookup")
         assert answer.status_code == 400 and "numara" in answer.get_json()["error"]["message"].lower()
+
+
+def test_offers_by_number_in_the_api(client, dealer, suppliers, other_client):  # noqa: F811
+    answer = client.get("/api/suppliers/offers", query_string={"number": "1k0-129-620 d"})
+
+    assert answer.status_code == 200, answer.get_json()
+    found = answer.get_json()
+    assert (found["number"], found["day"]) == ("1K0129620D", istanbul_today().isoformat())
+    assert [(o["supplierName"], o["net"]) for o in found["offers"]] == [("Anadolu", "900.00"), ("Ege", "760.00")]
+    for refused in ({}, {"number": "--"}, {"number": "9" * 61}):
+        answer = client.get("/api/suppliers/offers", query_string=refused)
+        assert answer.status_code == 400 and "numara" in answer.get_json()["error"]["message"].lower()
+    _other, other = other_client
+    assert other.get("/api/suppliers/offers", query_string={"number": SHARED_CODE}).get_json()["offers"] == []
