@@ -48,11 +48,11 @@ def lookup(user: User, number: str) -> dict[str, Any]:
 def _where_used(user: User, key: str, carried_by: list[dict[str, Any]]) -> tuple[str, dict[str, Any]]:
     """Where the number is used (its shelf rows' OEM numbers followed); for a number no stored row carries (an
     aftermarket code), where the first of its equivalents that vehicles carry is used."""
-    used = where_used.find(user, key, WHERE_USED_LIMIT, via_shelf=True)
+    used = where_used.find(user, key, WHERE_USED_LIMIT, via_shelf=True, priced=False)
     if used["vehicleCount"] or not carried_by:
         return key, used
     other = carried_by[0]["key"]
-    return other, where_used.find(user, other, WHERE_USED_LIMIT)
+    return other, where_used.find(user, other, WHERE_USED_LIMIT, priced=False)
 
 
 def _vehicle_counts(keys: list[str]) -> list[dict[str, Any]]:

@@ -85,9 +85,14 @@ def _edges(link: EquivalentLink, keys: set[str], shop_id: uuid.UUID | None) -> l
     ]
 
 
+# What a walk reads of a link: its columns as a row, not an ORM object (a page's numbers may touch thousands).
+_LINK_FIELDS = ("id", "shop_id", "a_key", "a_code", "a_brand", "b_key", "b_code", "b_brand", "kind", "source", "detail")
+_LINK_COLUMNS = tuple(getattr(EquivalentLink, name) for name in _LINK_FIELDS)
+
+
 def _links_touching(keys: set[str], shop_id: uuid.UUID | None, kinds: tuple[str, ...], limit: int) -> list:
     query = (
-        sa.select(EquivalentLink)
+        sa.select(*_LINK_COLUMNS)
         .where(
             visible_to(shop_id),
             EquivalentLink.kind.in_(kinds),
@@ -96,7 +101,7 @@ def _links_touching(keys: set[str], shop_id: uuid.UUID | None, kinds: tuple[str,
         .order_by(EquivalentLink.id)
         .limit(limit)
     )
-    return list(db.session.scalars(query))
+    return list(db.session.execute(query))
 
 
 def _rejections(keys: set[str], shop_id: uuid.UUID | None) -> set[tuple[str, str, str]]:

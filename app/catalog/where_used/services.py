@@ -51,11 +51,14 @@ def parse_code(raw: str | None) -> str:
     return code
 
 
-def find(user: User, code: str, limit: int = DEFAULT_LIMIT, *, via_shelf: bool = False) -> dict[str, Any]:
+def find(
+    user: User, code: str, limit: int = DEFAULT_LIMIT, *, via_shelf: bool = False, priced: bool = True
+) -> dict[str, Any]:
     """The vehicles `user` may open whose part rows carry `code` (a search key), each with those rows, their pictures
     and the path to them: at most `limit` rows, with the full counts and the number of vehicles left out. `via_shelf`:
     also the rows carrying an OEM code `code` stands for on the user's shelf list (his own code, an aftermarket
-    number), read in the same statements."""
+    number), read in the same statements. `priced`: with the shop's offers for the code (a caller that reads them
+    itself says False)."""
     statements = _VIA_SHELF if via_shelf else _EXACT
     # A code with no letter or digit (a part row written "-") is no code: it would match every other such row.
     counts = _rows(statements.counts, {"code": code, "user_id": user.id}).all() if code else []
@@ -76,7 +79,7 @@ def find(user: User, code: str, limit: int = DEFAULT_LIMIT, *, via_shelf: bool =
         "partCount": part_count,
         "hiddenVehicleCount": sum(row.vehicles for row in counts) - vehicle_count,
         "truncated": part_count > len(rows),
-        "offers": on_offer.offers_of_codes(user, {code} if rows else set(), offers.listed_in(first)),
+        "offers": on_offer.offers_of_codes(user, {code} if rows and priced else set(), offers.listed_in(first)),
     }
 
 
