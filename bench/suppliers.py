@@ -18,7 +18,8 @@
 `make bench-suppliers` or `.venv/bin/python -m bench.suppliers [lines]` (a smaller line count for a quick run: the
 import's target is scaled to it). PostgreSQL as bench/shelf.py: without BENCH_DATABASE_URL the run creates
 `bench_suppliers` on 127.0.0.1:5432 (refused if it exists) and drops it at the end; then the same on SQLite.
-BENCH_SUPPLIERS_ONLY=import (or offers) runs the import (or benchmarks 2 and 3) alone.
+BENCH_SUPPLIERS_ONLY=import (or offers) runs the import (or benchmarks 2 and 3) alone; BENCH_SUPPLIERS_OFFER_LINES sets
+the length of benchmarks 2 and 3's lists (100,000).
 """
 
 from __future__ import annotations
