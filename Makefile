@@ -8,7 +8,7 @@ ASSETS := app/static/vendor/.built
 CATALOGS := $(wildcard translations/*/LC_MESSAGES/messages.po)
 COMPILED := $(CATALOGS:.po=.mo)
 
-.PHONY: run test test-setup lint format translations assets worker scheduler bench bench-catalog bench-browse bench-dashboard bench-scan bench-shelf bench-load bench-instructions clean
+.PHONY: run test test-setup lint format translations assets worker scheduler bench bench-catalog bench-browse bench-dashboard bench-scan bench-shelf bench-load bench-instructions bench-suppliers clean
 
 run: $(VENV)/.runtime $(ASSETS) $(COMPILED)
 	$(BIN)/python -m app.launcher
@@ -54,6 +54,9 @@ bench-load: $(VENV)/.dev $(COMPILED)
 
 bench-instructions: $(VENV)/.dev $(COMPILED)
 	$(BIN)/python -m bench.instructions
+
+bench-suppliers: $(VENV)/.dev $(COMPILED)
+	$(BIN)/python -m bench.suppliers
 
 translations: $(COMPILED)
 
