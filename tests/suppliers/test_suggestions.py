@@ -103,3 +103,24 @@ def test_a_clerk_may_not_decide_and_another_shop_finds_nothing(app, shop, manage
     assert decide(manager, supplier["id"] + 1000, item["id"], "reject").status_code == 404
     assert offered_codes(app, shop) == []
     assert suggestions_of(manager, supplier["id"]).get_json()["items"][0]["status"] == "pending"
+
+
+def test_the_managers_page_lists_a_suggestion_with_its_reason_and_confirms_it(app, shop, manager, drawing):
+    supplier = create_supplier(manager)
+    import_list(manager, supplier["id"], csv_bytes([HEADER, NEAR]))
+    (item,) = suggestions_of(manager, supplier["id"]).get_json()["items"]
+
+    page = manager.get(f"/dukkan/tedarikciler/{supplier['id']}/oneriler")
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    assert "YK-77" in html and "1K0129620D" in html and "VW 1K0 129 620 E" in html
+    assert "bir karakter" in html  # the reason, in Turkish
+    assert shop["clerk"].client.get(f"/dukkan/tedarikciler/{supplier['id']}/oneriler").status_code == 403
+
+    confirmed = manager.post(
+        f"/dukkan/tedarikciler/{supplier['id']}/oneriler/{item['id']}/onayla",
+        data={"csrf_token": shop["manager"].form_token},
+    )
+    assert confirmed.status_code == 303
+    assert offered_codes(app, shop) == ["YK-77"]
+    assert "YK-77" not in manager.get(f"/dukkan/tedarikciler/{supplier['id']}/oneriler").get_data(as_text=True)
