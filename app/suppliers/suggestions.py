@@ -179,10 +179,10 @@ def _candidates(prefixes: Iterable[str]) -> dict[str, set[str]]:
             .distinct()
             .limit(CANDIDATES_PER_QUERY)
         )
-        lengths = {len(prefix) for prefix in batch}
+        lengths, asked = {len(prefix) for prefix in batch}, set(batch)
         for code in db.session.scalars(query):
             for length in lengths:
-                if code[:length] in batch:
+                if code[:length] in asked:
                     found.setdefault(code[:length], set()).add(code)
     return found
 
