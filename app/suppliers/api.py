@@ -16,7 +16,7 @@ from app.core.uploads import takes_upload
 from app.core.validation import json_body
 from app.equivalents.services import checked_number, link_key
 from app.shelf import imports as shelf_imports
-from app.suppliers import imports, markup, pulls, services
+from app.suppliers import imports, markup, pulls, services, suggestions
 from app.suppliers.currency.services import istanbul_today
 from app.suppliers.offers import offers_for_codes, settings_of
 from app.suppliers.presenters import (
@@ -25,6 +25,7 @@ from app.suppliers.presenters import (
     offer_view,
     preview_shown,
     rule_view,
+    suggestion_view,
     supplier_view,
 )
 from app.suppliers.schemas import (
@@ -37,6 +38,8 @@ from app.suppliers.schemas import (
     OfferSettingsOut,
     OffersQuery,
     PullQueued,
+    SuggestionList,
+    SuggestionOut,
     SupplierBody,
     SupplierImportOut,
     SupplierList,
@@ -173,6 +176,36 @@ def pull_supplier_list(supplier_id: int):
     """Pull the supplier's list from its URL now (in the background); the list in use stays until it is imported."""
     supplier = services.get_supplier(current_user, supplier_id)
     return jsonify(queued=pulls.pull_now(supplier)), 202
+
+
+@bp.get("/<int:supplier_id>/suggestions")
+@shop_role("manager")
+@documented(SuggestionList, errors=(404,))
+def list_suggestions(supplier_id: int):
+    """The supplier's pending suggestions: known numbers close to one its lines state, best first."""
+    supplier = services.get_supplier(current_user, supplier_id)
+    pending = suggestions.pending_of(supplier.id)
+    return jsonify(items=[suggestion_view(suggestion, line) for suggestion, line in pending])
+
+
+@bp.post("/<int:supplier_id>/suggestions/<int:suggestion_id>/confirm")
+@shop_role("manager")
+@documented(SuggestionOut, errors=(404, 409))
+def confirm_suggestion(supplier_id: int, suggestion_id: int):
+    """Confirm a suggestion: the line answers to the known number (an offer there), list after list."""
+    supplier = services.get_supplier(current_user, supplier_id)
+    suggestion = suggestions.get_suggestion(supplier.id, suggestion_id)
+    return jsonify(suggestion_view(suggestions.decide(suggestion, current_user.id, "confirmed")))
+
+
+@bp.post("/<int:supplier_id>/suggestions/<int:suggestion_id>/reject")
+@shop_role("manager")
+@documented(SuggestionOut, errors=(404, 409))
+def reject_suggestion(supplier_id: int, suggestion_id: int):
+    """Reject a suggestion: never asked again, never an offer."""
+    supplier = services.get_supplier(current_user, supplier_id)
+    suggestion = suggestions.get_suggestion(supplier.id, suggestion_id)
+    return jsonify(suggestion_view(suggestions.decide(suggestion, current_user.id, "rejected")))
 
 
 @bp.get("/markup-rules")

@@ -256,3 +256,40 @@ class SupplierNumber(db.Model):
 
     def __repr__(self) -> str:
         return f"<SupplierNumber {self.line_id} {self.kind} {self.key}>"
+
+
+SUGGESTION_REASONS = ("similar_number", "brand_hint")
+SUGGESTION_STATUSES = ("pending", "confirmed", "rejected")
+
+
+class SupplierSuggestion(db.Model):
+    """A known catalog number close to one a supplier's line states (never equal): a manager confirms it (the line
+    then answers to it, list after list) or rejects it (never asked again). The line is known by its own code
+    (`line_key`, folded), which outlives the list's refreshes; `number_key` is the line's number as read."""
+
+    __tablename__ = "supplier_suggestion"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    shop_id: Mapped[uuid.UUID] = _shop()
+    supplier_id: Mapped[int] = mapped_column(sa.ForeignKey("supplier.id", ondelete="CASCADE"), index=True)
+    own_code: Mapped[str] = mapped_column(sa.String(60))
+    line_key: Mapped[str] = mapped_column(sa.String(60))
+    number_key: Mapped[str] = mapped_column(sa.String(60))
+    candidate_key: Mapped[str] = mapped_column(sa.String(60))
+    reason: Mapped[str] = mapped_column(sa.String(14))
+    score: Mapped[float] = mapped_column(sa.Float)
+    status: Mapped[str] = mapped_column(sa.String(9), default="pending")
+    decided_by: Mapped[uuid.UUID | None] = _member()
+    decided_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    __table_args__ = (
+        sa.UniqueConstraint(
+            "supplier_id", "line_key", "candidate_key", name="uq_supplier_suggestion_supplier_id_line_key_candidate_key"
+        ),
+        sa.CheckConstraint(f"status IN {SUGGESTION_STATUSES}", name="status"),
+        sa.CheckConstraint(f"reason IN {SUGGESTION_REASONS}", name="reason"),
+    )
+
+    def __repr__(self) -> str:
+        return f"<SupplierSuggestion {self.id} {self.line_key} {self.candidate_key} {self.status}>"

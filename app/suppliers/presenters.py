@@ -7,10 +7,20 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
+from flask_babel import gettext as _
+
 from app.shelf import reading
 from app.shelf.imports import public_mapping, status_of
 from app.suppliers import imports, services
-from app.suppliers.models import MarkupRule, OfferSettings, Supplier, SupplierBrandDiscount, SupplierImport
+from app.suppliers.models import (
+    MarkupRule,
+    OfferSettings,
+    Supplier,
+    SupplierBrandDiscount,
+    SupplierImport,
+    SupplierLine,
+    SupplierSuggestion,
+)
 from app.suppliers.offers import Offer
 
 
@@ -124,3 +134,28 @@ def rule_view(rule: MarkupRule, names: dict[int, str]) -> dict[str, Any]:
 
 def offer_settings_view(settings: OfferSettings) -> dict[str, Any]:
     return {"withKdv": bool(settings.with_kdv), "kdvRate": str(Decimal(settings.kdv_rate).quantize(Decimal("0.01")))}
+
+
+def suggestion_reason(reason: str) -> str:
+    """Why a number is suggested, as a manager reads it."""
+    if reason == "brand_hint":
+        return _("The brand named before the number makes numbers of this shape, and the number is one edit away.")
+    return _("The number is one edit away (a character changed, missing or two swapped).")
+
+
+def suggestion_view(suggestion: SupplierSuggestion, line: SupplierLine | None = None) -> dict[str, Any]:
+    """A suggestion as the API answers it, with its line in the list in use (blank when the list no longer has it)."""
+    return {
+        "id": suggestion.id,
+        "ownCode": suggestion.own_code,
+        "brand": line.brand if line else None,
+        "name": line.name if line else None,
+        "oemCode": line.oem_code if line else None,
+        "oeText": line.oe_text if line else None,
+        "number": suggestion.number_key.upper(),
+        "candidate": suggestion.candidate_key.upper(),
+        "reason": suggestion.reason,
+        "reasonText": suggestion_reason(suggestion.reason),
+        "score": suggestion.score,
+        "status": suggestion.status,
+    }

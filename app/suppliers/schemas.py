@@ -188,3 +188,24 @@ class NumberOffersOut(ApiModel):
     number: str = Field(description="The number, folded, upper case.")
     day: str = Field(description="The Istanbul day the offers were priced on.")
     offers: list[OfferOut] = Field(description="Best first: in stock, then cheapest.")
+
+
+class SuggestionOut(ApiModel):
+    """A known number close to one a line states: an offer only once a manager confirms it."""
+
+    id: int
+    own_code: str = Field(description="The supplier's code of the line (its identity across the list's refreshes).")
+    brand: str | None
+    name: str | None
+    oem_code: str | None
+    oe_text: str | None
+    number: str = Field(description="The line's number as read (folded).")
+    candidate: str = Field(description="The known catalog number it is close to (folded).")
+    reason: Literal["similar_number", "brand_hint"]
+    reason_text: str
+    score: float = Field(description="Similarity in percent.")
+    status: Literal["pending", "confirmed", "rejected"]
+
+
+class SuggestionList(ApiModel):
+    items: list[SuggestionOut]

@@ -30,6 +30,7 @@ from app.suppliers.models import (
     SupplierUpload,
 )
 from app.suppliers.rows import TABLE_COLUMNS, line_from_row
+from app.suppliers.suggestions import apply_confirmed, suggest_for_list
 
 log = logging.getLogger(__name__)
 
@@ -97,11 +98,15 @@ def _record_pull_error(supplier_id: int, message: str) -> str:
 
 
 def _activate(import_id: int) -> str:
-    """The supplier's list in use, then its lines' numbers the shop's equivalents (the previous list's replaced)."""
+    """The supplier's list in use with its confirmed suggestions, then its lines' numbers the shop's equivalents (the
+    previous list's replaced), then its new suggestions."""
+    record = db.session.get(SupplierImport, import_id)
+    apply_confirmed(import_id, record.supplier_id)  # written with the switch: the list is in use with them
     outcome = activate(SUPPLIER_LISTS, import_id, also=_refreshed)
     if outcome == "done":
         record = db.session.get(SupplierImport, import_id)
         feed_equivalents(import_id, record.shop_id, record.supplier_id)
+        suggest_for_list(import_id, record.shop_id, record.supplier_id)
     return outcome
 
 

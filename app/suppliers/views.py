@@ -1,7 +1,8 @@
 """The supplier pages (/dukkan/tedarikciler): the shop's suppliers and the form to add one, a supplier's terms, brand
 discounts and list (upload, pull now, when it was last refreshed and whether the last pull failed), an upload's
 mapping form and the import's progress (HTMX polls a fragment; without JavaScript a refresh link); the shop's markup
-rules and offer settings (/dukkan/tedarikciler/kar-kurallari)."""
+rules and offer settings (/dukkan/tedarikciler/kar-kurallari); a supplier's suggested matches to confirm or reject
+(/dukkan/tedarikciler/<id>/oneriler)."""
 
 from __future__ import annotations
 
@@ -19,10 +20,10 @@ from app.core.security import shop_role
 from app.core.uploads import takes_upload
 from app.shelf import imports as shelf_imports
 from app.shelf.imports import status_of
-from app.suppliers import demo, imports, markup, pulls, services
+from app.suppliers import demo, imports, markup, pulls, services, suggestions
 from app.suppliers.models import Supplier, SupplierImport
 from app.suppliers.offers import settings_of
-from app.suppliers.presenters import rule_scope
+from app.suppliers.presenters import rule_scope, suggestion_view
 from app.suppliers.rows import FIELDS
 from app.suppliers.throttles import upload_throttle
 
@@ -116,6 +117,39 @@ def save_offer_settings():
         return _markup_page(settings_error=error)
     flash(_("Your offer settings are saved."), "success")
     return redirect(url_for(".markup_rules"), code=303)
+
+
+@bp.get("/<int:supplier_id>/oneriler")
+@shop_role("manager")
+def suggestions_page(supplier_id: int):
+    """The supplier's lines close to a known number, each for the manager to confirm or reject."""
+    found = services.get_supplier(current_user, supplier_id)
+    pending = [suggestion_view(item, line) for item, line in suggestions.pending_of(found.id)]
+    return render_template("suppliers/suggestions.html", supplier=found, pending=pending)
+
+
+@bp.post("/<int:supplier_id>/oneriler/<int:suggestion_id>/onayla")
+@shop_role("manager")
+def confirm_suggestion(supplier_id: int, suggestion_id: int):
+    return _decide(supplier_id, suggestion_id, "confirmed", _("Confirmed: the line is an offer for the number."))
+
+
+@bp.post("/<int:supplier_id>/oneriler/<int:suggestion_id>/reddet")
+@shop_role("manager")
+def reject_suggestion(supplier_id: int, suggestion_id: int):
+    return _decide(supplier_id, suggestion_id, "rejected", _("Rejected: it will not be suggested again."))
+
+
+def _decide(supplier_id: int, suggestion_id: int, status: str, done: str) -> Response:
+    found = services.get_supplier(current_user, supplier_id)
+    suggestion = suggestions.get_suggestion(found.id, suggestion_id)
+    try:
+        suggestions.decide(suggestion, current_user.id, status)
+    except ApiError as error:
+        flash(error.message, "error")
+    else:
+        flash(done, "success")
+    return redirect(url_for(".suggestions_page", supplier_id=supplier_id), code=303)
 
 
 @bp.get("/<int:supplier_id>")

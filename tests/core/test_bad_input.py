@@ -189,6 +189,8 @@ NO_BODY = {
     ("/api/equivalents/links/1/reject", "DELETE"),
     ("/api/suppliers/1", "DELETE"),
     ("/api/suppliers/1/pull", "POST"),
+    ("/api/suppliers/1/suggestions/1/confirm", "POST"),
+    ("/api/suppliers/1/suggestions/1/reject", "POST"),
     ("/api/suppliers/1/discounts/bosch", "DELETE"),
     ("/api/suppliers/markup-rules/1", "DELETE"),
     ("/api/orders/1/send", "POST"),

@@ -27,6 +27,7 @@ from app.core.text import fold_code
 from app.extensions import db
 from app.quotes.models import QuoteLine
 from app.sources.sandbox.catalog import VIN_GOLF
+from app.suppliers.models import Supplier, SupplierSuggestion
 from tests.billing.conftest import billing_catalog, make_subscription  # noqa: F401 - fixtures used here
 from tests.catalog.test_fit_api import with_question
 from tests.conftest import PASSWORD, SITE
@@ -105,6 +106,7 @@ class ShopA:
     link_id: int
     rule_id: int
     order_id: int
+    suggestion_id: int
 
 
 @dataclass(frozen=True)
@@ -139,7 +141,10 @@ ARGUMENTS: dict[str, Argument] = {
     "supplier_id": Argument(lambda a: a.supplier_id, True),  # A's supplier, with a brand discount
     "link_id": Argument(lambda a: a.link_id, True),  # A's own equivalent link (its manager's confirmation)
     "rule_id": Argument(lambda a: a.rule_id, True),  # A's markup rule on its supplier
-    "order_id": Argument(lambda a: a.order_id, True),  # A's open order to its supplier, with A's quote line on it
+    "order_id": Argument(lambda a: a.order_id, True),
+    "suggestion_id": Argument(
+        lambda a: a.suggestion_id, True
+    ),  # A's supplier's pending suggestion  # A's open order to its supplier, with A's quote line on it
     # A decode's progress is read under the decoding person's id; a decode ends before the walk, so none is left.
     "token": _reference("yok-boyle-bir-cozum"),
     "oem": _reference(STOCK_OEM),
@@ -246,7 +251,18 @@ def _make_supplier_of_shop_a(client) -> dict:
     _ok(client.put(f"/api/suppliers/{supplier_id}/discounts/bmw", json={"discountPercent": 9}, headers=SITE))
     rule = {"supplierId": supplier_id, "brand": "bmw", "kind": "fixed", "value": "37"}
     rule_id = _ok(client.post("/api/suppliers/markup-rules", json=rule, headers=SITE))["id"]
-    return {"supplier_id": supplier_id, "rule_id": rule_id}
+    return {"supplier_id": supplier_id, "rule_id": rule_id, "suggestion_id": _suggestion_of(supplier_id)}
+
+
+def _suggestion_of(supplier_id: int) -> int:
+    """A pending suggestion on A's supplier's line (as the list's import writes one)."""
+    supplier = db.session.get(Supplier, supplier_id)
+    suggestion = SupplierSuggestion(shop_id=supplier.shop_id, supplier_id=supplier_id, own_code="GZL-1",
+                                    line_key="gzl1", number_key="1k0129620e", candidate_key="1k0129620d",
+                                    reason="similar_number", score=90.0)  # fmt: skip
+    db.session.add(suggestion)
+    db.session.commit()
+    return suggestion.id
 
 
 def _make_order_of_shop_a(client, supplier_id: int, line_id: int) -> int:
@@ -291,6 +307,7 @@ def _a_s_own_view(owner: Member, a: ShopA) -> list:
         client.get("/api/suppliers/markup-rules").get_json(),
         client.get(f"/api/equivalents/{STOCK_OEM}").get_json(),
         client.get(f"/api/orders/{a.order_id}").get_json(),
+        client.get(f"/api/suppliers/{a.supplier_id}/suggestions").get_json(),
     ]
 
 

@@ -42,6 +42,7 @@ from app.notifications.services import send_email
 from app.quotes.models import QuoteLine
 from app.shops.models import ShopInvitation
 from app.sources.sandbox.catalog import VIN_COROLLA, VIN_GOLF
+from app.suppliers.models import Supplier, SupplierSuggestion
 from app.vehicles.pairing import services as pairing
 from app.vehicles.race import IN_FLIGHT
 from tests.conftest import PASSWORD, SITE, RequestIsolatedClient, csrf_token_from
@@ -132,6 +133,7 @@ VISITS = (
     Visit("suppliers", "dealer", "/dukkan/tedarikciler", ready="main form"),
     Visit("a supplier", "dealer", "/dukkan/tedarikciler/{supplier}", ready="main form"),
     Visit("markup rules", "dealer", "/dukkan/tedarikciler/kar-kurallari", ready="main form"),
+    Visit("supplier suggestions", "dealer", "/dukkan/tedarikciler/{supplier}/oneriler", ready="main form"),
     Visit(
         "supplier import: columns",
         "dealer",
@@ -371,11 +373,32 @@ def seed_counter_pages(site: Site) -> None:
     marked_up = client.post("/api/suppliers/markup-rules", json=rule, headers=SITE)  # the rules page's table
     assert marked_up.status_code == 200, marked_up.get_data(as_text=True)
     _seed_order_lists(site, client, quote_id, supplier_id)
+    _seed_suggestion(site, supplier_id)
     invited = client.post("/api/shop/invitations", json={"email": INVITED, "role": "clerk"}, headers=SITE)
     assert invited.status_code == 201, invited.get_data(as_text=True)
     with site.app.app_context():
         mail = db.session.scalar(sa.select(OutboxEmail).where(OutboxEmail.to_address == INVITED))
         values["invitation_token"] = re.search(r"/davet/([A-Za-z0-9_-]+)", mail.body_text)[1]
+        db.session.remove()
+
+
+def _seed_suggestion(site: Site, supplier_id: int) -> None:
+    """A pending suggestion on the supplier (as its list's import writes one), so its page shows the table."""
+    with site.app.app_context():
+        supplier = db.session.get(Supplier, supplier_id)
+        db.session.add(
+            SupplierSuggestion(
+                shop_id=supplier.shop_id,
+                supplier_id=supplier_id,
+                own_code="AN-1001",
+                line_key="an1001",
+                number_key="1k0129620e",
+                candidate_key="1k0129620d",
+                reason="similar_number",
+                score=90.0,
+            )  # fmt: skip
+        )
+        db.session.commit()
         db.session.remove()
 
 
