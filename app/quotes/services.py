@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from decimal import ROUND_HALF_UP, Decimal
@@ -269,12 +270,16 @@ def _offer(user: User, line_id: int) -> offers.Offer:
     return offer
 
 
-def choose_offer(user: User, quote: Quote, line: QuoteLine, line_id: int) -> QuoteLine:
+def choose_offer(user: User, quote: Quote, line: QuoteLine, chosen: Callable[[], int | None]) -> QuoteLine:
     """A supplier's offer chosen for a part line already on the quote: its cost now and its marked-up price replace
-    the line's supplier, cost and price (a line that is not a part's is refused)."""
+    the line's supplier, cost and price (a line that is not a part's is refused). `chosen` reads the offer's line id
+    from the request once the quote is known to take changes (a sent quote refuses whatever the form holds)."""
     _editable(quote)
     if line.kind != "part":
         raise ApiError("not_a_part_line", _("An offer can be chosen for a part line only."), 422)
+    line_id = chosen()
+    if line_id is None:
+        raise ApiError("invalid_field", _("Choose an offer."), 400)
     for field, value in _offer_fields(user, _offer(user, line_id)).items():
         setattr(line, field, value)
     _touch(quote)

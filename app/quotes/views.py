@@ -89,10 +89,7 @@ def choose_offer(quote_id: int, line_id: int) -> Response:
 
     def chosen(quote: Quote) -> None:  # read after the quote: another shop's answers 404 whatever the form holds
         line = services.line_of(quote, line_id)
-        offer = _offer_id(request.form.get("offer") or None)
-        if offer is None:
-            raise ApiError("invalid_field", _("Choose an offer."), 400)
-        services.choose_offer(current_user, quote, line, offer)
+        services.choose_offer(current_user, quote, line, lambda: _offer_id(request.form.get("offer") or None))
 
     return _changed(quote_id, chosen)
 
