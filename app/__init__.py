@@ -70,6 +70,7 @@ from app.shops.keys import models as shop_keys_models
 from app.sources.cli import register_sources_commands
 from app.suppliers import models as suppliers_models
 from app.suppliers.currency import models as currency_models
+from app.suppliers.offer_cache import init_offer_epoch
 from app.translation import models as translation_models
 from app.vehicles import models as vehicles_models
 
@@ -209,6 +210,7 @@ def _init_compression(app: Flask) -> None:
 def _init_extensions(app: Flask) -> None:
     _init_compression(app)
     db.init_app(app)
+    init_offer_epoch()  # every engine's writes to what offers are made of raise the offers' epoch
     with app.app_context():
         tune_sqlite(db.engine, app.config["SQLITE_BUSY_TIMEOUT_MS"])
     commit_per_request(app, db)

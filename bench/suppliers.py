@@ -450,7 +450,12 @@ def number_lookup(app: Flask, database: str, database_url: str, drawings: Drawin
             sizes.append((len(body["group"]["equivalents"]),
                           sum(len(v) for v in (body.get("offers") or {}).get("byNumber", {}).values())))  # fmt: skip
             minimal.lookup(number)
-        times = in_turns(numbers, {"app lookup": app_lookup, "minimal SQL": minimal.lookup}, ROUNDS * 3)
+
+        def request_floor(_number: str) -> None:
+            client.get("/api/auth/get-session")
+
+        contenders = {"app lookup": app_lookup, "minimal SQL": minimal.lookup, "request floor": request_floor}
+        times = in_turns(numbers, contenders, ROUNDS * 3)
     finally:
         minimal.close()
     p50, p95 = ratios(times["app lookup"], times["minimal SQL"])
@@ -466,7 +471,9 @@ def number_lookup(app: Flask, database: str, database_url: str, drawings: Drawin
         details=[
             f"{len(numbers)} numbers ({len(drawings.codes)} of the drawing, {len(drawings.own_codes)} suppliers' "
             f"codes); the app's group members median {members[len(members) // 2]}, max {members[-1]}; offers median "
-            f"{offers[len(offers) // 2]}, max {offers[-1]}"
+            f"{offers[len(offers) // 2]}, max {offers[-1]}",
+            f"the request floor, a signed-in GET /api/auth/get-session in the same turns: "
+            f"{latency(times['request floor'])} (what any signed-in request costs, the lookup's SQL aside)",
         ],
     )
 

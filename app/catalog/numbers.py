@@ -57,10 +57,12 @@ def _where_used(user: User, key: str, carried_by: list[dict[str, Any]]) -> tuple
 
 def _vehicle_counts(keys: list[str]) -> list[dict[str, Any]]:
     """How many stored vehicles carry each of the numbers (the part code index: search_code, vehicle_id)."""
-    query = (
-        sa.select(Part.search_code, sa.func.count(sa.distinct(Part.vehicle_id)))
-        .where(Part.search_code.in_(keys))
-        .group_by(Part.search_code)
-    )
-    counts = dict(db.session.execute(query).all())
+    counts = dict(db.session.connection().execute(_VEHICLE_COUNTS, {"keys": keys}).all())
     return [{"key": key, "vehicles": counts[key]} for key in keys if counts.get(key)]
+
+
+_VEHICLE_COUNTS = (
+    sa.select(Part.search_code, sa.func.count(sa.distinct(Part.vehicle_id)))
+    .where(Part.search_code.in_(sa.bindparam("keys", expanding=True)))
+    .group_by(Part.search_code)
+)

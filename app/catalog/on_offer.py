@@ -19,21 +19,21 @@ from flask_babel import gettext as _
 from app.auth.models import User
 from app.catalog.on_shelf import count_text, price_text, search_key
 from app.suppliers.currency.services import istanbul_today
-from app.suppliers.offers import offers_for_codes
+from app.suppliers.offers import Lists, offers_for_codes
 from app.suppliers.presenters import offers_view
 
 
-def offers_on_rows(user: User | None, parts: list[dict[str, Any]], listed: bool) -> dict[str, Any] | None:
+def offers_on_rows(user: User | None, parts: list[dict[str, Any]], listed: Lists) -> dict[str, Any] | None:
     """The offers of the rows' numbers for `user`'s shop (`offers_of_codes`)."""
     codes = {part["oemCode"] for part in parts if part["oemCode"] and not part.get("reference")}
     return offers_of_codes(user, codes, listed)
 
 
-def offers_of_codes(user: User | None, codes: set[str], listed: bool | None) -> dict[str, Any] | None:
+def offers_of_codes(user: User | None, codes: set[str], listed: Lists | None) -> dict[str, Any] | None:
     """{"day": the Istanbul day the offers were priced on, "byNumber": {folded number: [offer views, best first]}};
     None for no user, no code, no supplier list (`listed`, as the rows read it: app.suppliers.offers.lists_column; None:
     asked) or no offer."""
-    if user is None or listed is False or not codes:
+    if user is None or (listed is not None and not listed.in_use) or not codes:
         return None
     found = offers_for_codes(user.shop_id, codes, listed=listed)
     return {"day": istanbul_today().isoformat(), "byNumber": offers_view(found)} if found else None

@@ -1,21 +1,23 @@
 """A number's group: the numbers reachable from it through `same` links and the supersession chain (`replaces`,
 read backwards as replaced by), as one shop sees them (everyone's links and its own, less the ones it rejected).
 
-The walk is breadth first, one query per depth level for the links touching the level's numbers (and one for the
-shop's rejections among them), bounded in depth, in numbers and in links read per level, so a huge or cyclic graph
+The walk is breadth first, one query per depth level for the links touching the level's numbers (each with whether
+the shop rejected it), bounded in depth, in numbers and in links read per level, so a huge or cyclic graph
 answers in a few queries and says it was cut (`truncated`). `part_of` links are listed beside the group, the
-group's own numbers' only: a part's parts are not followed.
+group's own numbers' only (read with each level's links; a cut walk reads them once more): a part's parts are not
+followed.
 """
 
 from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass, field
+from typing import Any
 
 import sqlalchemy as sa
 
 from app.equivalents.models import EquivalentLink, EquivalentRejection
-from app.equivalents.services import link_key, pair_key, visible_to
+from app.equivalents.services import link_key, visible_to
 from app.extensions import db
 
 MAX_DEPTH = 6
@@ -91,31 +93,45 @@ _LINK_COLUMNS = tuple(getattr(EquivalentLink, name) for name in _LINK_FIELDS)
 
 
 def _links_touching(keys: set[str], shop_id: uuid.UUID | None, kinds: tuple[str, ...], limit: int) -> list:
-    query = (
-        sa.select(*_LINK_COLUMNS)
+    """The links of `kinds` touching `keys` as the shop sees them, each with whether the shop rejected it."""
+    statement = _LINKS_OF_SHOP if shop_id is not None else _GLOBAL_LINKS
+    parameters = {"keys": sorted(keys), "kinds": list(kinds), "limit": limit, "shop_id": shop_id}
+    return list(db.session.execute(statement, parameters))
+
+
+def _links_statement(shop_id: sa.BindParameter[Any] | None) -> sa.Select:
+    """The links statement, built once: the keys, kinds and limit bound (and the shop, when one asks)."""
+    keys = sa.bindparam("keys", expanding=True)
+    return (
+        sa.select(*_LINK_COLUMNS, _rejected_by(shop_id))
         .where(
             visible_to(shop_id),
-            EquivalentLink.kind.in_(kinds),
+            EquivalentLink.kind.in_(sa.bindparam("kinds", expanding=True)),
             sa.or_(EquivalentLink.a_key.in_(keys), EquivalentLink.b_key.in_(keys)),
         )
         .order_by(EquivalentLink.id)
-        .limit(limit)
+        .limit(sa.bindparam("limit", type_=sa.Integer))
     )
-    return list(db.session.execute(query))
 
 
-def _rejections(keys: set[str], shop_id: uuid.UUID | None) -> set[tuple[str, str, str]]:
+def _rejected_by(shop_id: sa.BindParameter[Any] | None) -> sa.Label[Any]:
+    """Whether the shop rejected the link (its pair: app.equivalents.services.pair_key), read beside it on the
+    rejection's primary key."""
     if shop_id is None:
-        return set()
-    query = sa.select(EquivalentRejection.a_key, EquivalentRejection.b_key, EquivalentRejection.kind).where(
-        EquivalentRejection.shop_id == shop_id,
-        sa.or_(EquivalentRejection.a_key.in_(keys), EquivalentRejection.b_key.in_(keys)),
+        return sa.literal(False).label("rejected")
+    rejection = EquivalentRejection
+    link = EquivalentLink
+    same_pair = sa.and_(rejection.a_key == link.a_key, rejection.b_key == link.b_key)
+    turned = sa.and_(link.kind == "same", rejection.a_key == link.b_key, rejection.b_key == link.a_key)
+    return (
+        sa.exists()
+        .where(rejection.shop_id == shop_id, rejection.kind == link.kind, sa.or_(same_pair, turned))
+        .label("rejected")
     )
-    return {tuple(row) for row in db.session.execute(query)}
 
 
-def _is_rejected(link: EquivalentLink, rejected: set[tuple[str, str, str]]) -> bool:
-    return pair_key(link.a_key, link.b_key, link.kind) in rejected
+_LINKS_OF_SHOP = _links_statement(sa.bindparam("shop_id", type_=sa.Uuid))
+_GLOBAL_LINKS = _links_statement(None)
 
 
 class _Walk:
@@ -125,17 +141,24 @@ class _Walk:
         self.group, self.shop_id, self.max_nodes = group, shop_id, max_nodes
         self.found: dict[str, Member | None] = {group.key: None}
         self.rejected_ids: set[int] = set()
+        # The part of / contains links of every level's numbers, read with the level's links: once the walk has read
+        # every member's links, they are the group's without a statement of their own.
+        self.part_links: dict[int, sa.Row] = {}
+        self.parts_complete = True
 
     def level(self, frontier: set[str], depth: int) -> set[str]:
         """Read the links of one level; the numbers found at this depth are the next level."""
-        links = _links_touching(frontier, self.shop_id, FOLLOWED, MAX_LINKS_PER_LEVEL)
+        links = _links_touching(frontier, self.shop_id, (*FOLLOWED, "part_of"), MAX_LINKS_PER_LEVEL)
         if len(links) >= MAX_LINKS_PER_LEVEL:
             self.group.truncated = True
-        rejected = _rejections(frontier, self.shop_id)
+            self.parts_complete = False
         found_now: set[str] = set()
         for link in links:
+            if link.kind == "part_of":
+                self.part_links.setdefault(link.id, link)
+                continue
             for edge in _edges(link, frontier, self.shop_id):
-                if _is_rejected(link, rejected):
+                if link.rejected:
                     self._reject(edge)
                 else:
                     self._reach(edge, depth, found_now)
@@ -178,30 +201,33 @@ def group_of(
             break
     else:
         group.truncated = True  # the deepest level's numbers were not read further
-    _add_parts(group, shop_id)
+        walk.parts_complete = False
+    _add_parts(group, shop_id, walk.part_links if walk.parts_complete else None)
     return group
 
 
-def _add_parts(group: Group, shop_id: uuid.UUID | None) -> None:
+def _add_parts(group: Group, shop_id: uuid.UUID | None, read: dict[int, sa.Row] | None) -> None:
+    """The part of / contains links of the group's numbers: those the walk `read`, or read now (a cut walk)."""
     keys = group.keys()
-    links = _links_touching(keys, shop_id, ("part_of",), MAX_PART_LINKS)
-    rejected = _rejections(keys, shop_id) if links else set()
+    if read is not None:
+        links = [read[link_id] for link_id in sorted(read)[:MAX_PART_LINKS]]
+    else:
+        links = _links_touching(keys, shop_id, ("part_of",), MAX_PART_LINKS)
     for link in links:
         edges = _edges(link, keys, shop_id)
-        target = group.rejected if _is_rejected(link, rejected) else group.parts
+        target = group.rejected if link.rejected else group.parts
         target.extend(edges[:1])
 
 
 def neighbours(keys: set[str], shop_id: uuid.UUID | None, limit: int = MAX_LINKS_PER_LEVEL) -> dict[str, list[Edge]]:
-    """Each of `keys` (folded) with its direct `same` / supersession links as the shop sees them, in two queries for
+    """Each of `keys` (folded) with its direct `same` / supersession links as the shop sees them, in one query for
     a whole page of numbers (a row's offers reach one link away; the number's page walks the whole group)."""
     if not keys:
         return {}
     links = _links_touching(keys, shop_id, FOLLOWED, limit)
-    rejected = _rejections(keys, shop_id) if links else set()
     found: dict[str, list[Edge]] = {}
     for link in links:
-        if _is_rejected(link, rejected):
+        if link.rejected:
             continue
         for edge in _edges(link, keys, shop_id):
             if edge.there != edge.here:

@@ -157,8 +157,8 @@ def replace_source(links: Iterable[NumberLink], *, shop_id: uuid.UUID | None, so
     return record_links(links, shop_id=shop_id, source=source, detail=detail)
 
 
-def visible_to(shop_id: uuid.UUID | None) -> sa.ColumnElement[bool]:
-    """The links a shop sees: everyone's and its own."""
+def visible_to(shop_id: uuid.UUID | sa.BindParameter[Any] | None) -> sa.ColumnElement[bool]:
+    """The links a shop sees: everyone's and its own (`shop_id` a value or a bound parameter)."""
     if shop_id is None:
         return EquivalentLink.shop_id.is_(None)
     return sa.or_(EquivalentLink.shop_id.is_(None), EquivalentLink.shop_id == shop_id)

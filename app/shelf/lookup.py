@@ -144,15 +144,18 @@ def list_in_use_of(row: sa.Row | None) -> ListInUse | None:
     return ListInUse(row.shelf_import, row.shelf_since)
 
 
+_ACTIVE_LIST = sa.select(ShelfActive.import_id, _activated_text()).where(
+    ShelfActive.branch_id == _branch_of(sa.bindparam("user_id", type_=sa.Uuid))
+)
+
+
 def active_list(user_id: uuid.UUID | None) -> ListInUse | None:
     """The list in use of the member's branch, read once per request."""
     if user_id is None:
         return None
     cache = _request_cache()
     if user_id not in cache:
-        row = db.session.execute(
-            sa.select(ShelfActive.import_id, _activated_text()).where(ShelfActive.branch_id == _branch_of(user_id))
-        ).first()
+        row = db.session.execute(_ACTIVE_LIST, {"user_id": user_id}).first()
         cache[user_id] = ListInUse(*row) if row else None
     return cache[user_id]
 

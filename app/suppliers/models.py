@@ -107,6 +107,19 @@ class OfferSettings(db.Model):
         return f"<OfferSettings {self.shop_id} with_kdv={self.with_kdv} {self.kdv_rate}>"
 
 
+class OfferEpoch(db.Model):
+    """One row: a number raised in the same transaction as every change to what the shop's offers are made of (see
+    app.suppliers.offer_cache), so a process may keep offers it computed for as long as the number stands."""
+
+    __tablename__ = "offer_epoch"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    version: Mapped[int] = mapped_column(sa.BigInteger, default=1)
+
+    def __repr__(self) -> str:
+        return f"<OfferEpoch {self.version}>"
+
+
 class MarkupRule(db.Model):
     """The shop's markup from an offer's cost to its sale price: for one supplier, one brand, both, or neither (the
     shop's default); the most specific rule wins. `scope_key` ("<supplier id or *>|<brand key or *>") keeps one rule

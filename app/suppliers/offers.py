@@ -4,7 +4,8 @@ supplier's discount (its brand's when set), in TRY at the Central Bank's rate, w
 with the stock and the supplier's delivery promise for now; the cheapest and the fastest marked.
 
 A page asks once for all its numbers (`offers_for_codes`): one query for the links, one for the lines, one for the
-suppliers' terms, one for the rates. An offer chosen for a quote is read again by its line (`offer_of_line`), so the
+suppliers' terms, one for the rates; the offers are then kept in the process until something they are made of
+changes (app.suppliers.offer_cache). An offer chosen for a quote is read again by its line (`offer_of_line`), so the
 cost kept is the one the shop would pay now, and another shop's line is never found.
 """
 
@@ -15,6 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import date, datetime, time, timedelta
 from decimal import ROUND_HALF_UP, Decimal
+from functools import cached_property
 from typing import Any
 
 import sqlalchemy as sa
@@ -23,6 +25,7 @@ from app.auth.models import User
 from app.core.text import fold, fold_code
 from app.equivalents.groups import neighbours
 from app.extensions import db
+from app.suppliers import offer_cache
 from app.suppliers.currency.services import (
     HOME_CURRENCY,
     ISTANBUL,
@@ -71,6 +74,38 @@ class Offer:
     cheapest: bool = False
     fastest: bool = False
 
+    @cached_property
+    def view(self) -> dict[str, Any]:
+        """The offer as the API and the pages read it (camelCase; amounts as decimal strings, days as ISO dates),
+        made once: an offer is kept across requests (app.suppliers.offer_cache), so its view is never changed."""
+        return {
+            "supplierId": self.supplier_id,
+            "supplierName": self.supplier_name,
+            "lineId": self.line_id,
+            "number": self.number,
+            "via": self.via,
+            "match": self.match,
+            "ownCode": self.own_code,
+            "brand": self.brand,
+            "name": self.name,
+            "listPrice": _amount(self.list_price),
+            "currency": self.currency,
+            "discountPercent": str(self.discount),
+            "net": _amount(self.net),
+            "price": _amount(self.shown),
+            "withKdv": self.with_kdv,
+            "rate": str(self.rate) if self.rate is not None else None,
+            "rateDate": self.rate_date.isoformat() if self.rate_date else None,
+            "rateStale": self.rate_stale,
+            "stock": self.stock,
+            "stockText": self.stock_text,
+            "inStock": self.in_stock,
+            "delivery": self.delivery,
+            "arrivesOn": self.arrives_on.isoformat() if self.arrives_on else None,
+            "cheapest": self.cheapest,
+            "fastest": self.fastest,
+        }
+
 
 @dataclass(frozen=True)
 class _Terms:
@@ -91,29 +126,76 @@ class _Pricing:
     now: datetime
 
 
+@dataclass(frozen=True)
+class Lists:
+    """What a statement read beside its rows of the shop's supplier lists (`lists_column`, `listed_in`): whether one
+    is in use, and the offers' epoch (app.suppliers.offer_cache), under which offers computed now may be kept."""
+
+    in_use: bool
+    epoch: int | None = None
+
+
 def offers_for_codes(
-    shop_id: uuid.UUID, codes: Iterable[str], *, listed: bool | None = None, now: datetime | None = None
+    shop_id: uuid.UUID, codes: Iterable[str], *, listed: Lists | None = None, now: datetime | None = None
 ) -> dict[str, tuple[Offer, ...]]:
     """Each code (folded: app.core.text.fold_code) with its offers, best first (in stock, then cheapest); a code
     without offers is left out. Nothing more is read for a shop without a supplier list in use: `listed` says whether
-    it has one when the caller read it beside its rows (`lists_column`), else it is asked."""
+    it has one when the caller read it beside its rows (`lists_column`), else it is asked. Offers priced now are kept
+    in the process under the epoch read (app.suppliers.offer_cache); a given `now` neither reads nor keeps them."""
     keys = {fold_code(code) for code in codes} - {""}
-    if not keys or not (listed if listed is not None else _has_lists(shop_id)):
+    if not keys:
         return {}
+    listed = listed if listed is not None else _lists_of(shop_id)
+    if not listed.in_use:
+        return {}
+    if now is not None or listed.epoch is None or offer_cache.written_here(db.session()):
+        return _present(_computed(shop_id, keys, now))
+    moment = istanbul_now()
+    found = offer_cache.CACHE.kept(shop_id, keys, listed.epoch, moment)
+    missing = keys - found.keys()
+    if missing:
+        computed = _computed(shop_id, missing, moment)
+        fresh = {key: computed.offers.get(key, ()) for key in missing}
+        offer_cache.CACHE.keep(shop_id, fresh, listed.epoch, _good_until(computed.cutoffs, moment))
+        found.update(fresh)
+    return _present(found)
+
+
+@dataclass(frozen=True)
+class _Computed:
+    offers: dict[str, tuple[Offer, ...]]
+    cutoffs: tuple[time, ...]  # of the suppliers the offers came from: a delivery day changes at each
+
+
+def istanbul_now() -> datetime:
+    """The moment offers are priced at, in Istanbul."""
+    return datetime.now(ISTANBUL)
+
+
+def _computed(shop_id: uuid.UUID, keys: set[str], now: datetime | None) -> _Computed:
     links = neighbours(keys, shop_id)
     asked = keys | {edge.there for edges in links.values() for edge in edges}
     lines = lines_for_keys(shop_id, asked)
     if not lines:
-        return {}
+        return _Computed({}, ())
     views = [view for found in lines.values() for view in found]
     terms = _terms({view.supplier_id for view in views})
     pricing = _pricing(shop_id, views, now)
-    found: dict[str, tuple[Offer, ...]] = {}
-    for key in keys:
-        offers = _offers_of(key, links.get(key, ()), lines, terms, pricing)
-        if offers:
-            found[key] = offers
-    return found
+    offers = {key: _offers_of(key, links.get(key, ()), lines, terms, pricing) for key in keys}
+    cutoffs = tuple({one.cutoff for one in terms.values() if one.cutoff is not None})
+    return _Computed(offers, cutoffs)
+
+
+def _present(found: dict[str, tuple[Offer, ...]] | _Computed) -> dict[str, tuple[Offer, ...]]:
+    offers = found.offers if isinstance(found, _Computed) else found
+    return {key: one for key, one in offers.items() if one}
+
+
+def _good_until(cutoffs: Iterable[time], now: datetime) -> datetime:
+    """The next moment offers computed `now` may differ by the clock alone: a supplier's cut-off today, or midnight."""
+    midnight = datetime.combine(now.date() + timedelta(days=1), time(0), ISTANBUL)
+    later = [datetime.combine(now.date(), cutoff, ISTANBUL) for cutoff in cutoffs]
+    return min([moment for moment in later if moment > now] + [midnight])
 
 
 def offer_of_line(shop_id: uuid.UUID, line_id: int, *, now: datetime | None = None) -> Offer | None:
@@ -133,22 +215,30 @@ def settings_of(shop_id: uuid.UUID) -> OfferSettings:
 
 
 def lists_column(user_id: sa.ColumnElement[Any] | None = None) -> sa.Label[Any]:
-    """Whether the member's shop has a supplier list in use, as an uncorrelated subquery a statement of the catalog
-    reads beside its rows (`listed_in` reads it back): a shop without one costs a page no statement for offers.
-    `user_id` defaults to the bound parameter `user_id`."""
+    """The offers' epoch when the member's shop has a supplier list in use, else null, as an uncorrelated subquery a
+    statement of the catalog reads beside its rows (`listed_in` reads it back): a shop without one costs a page no
+    statement for offers, one with them none for offers kept. `user_id` defaults to the bound parameter `user_id`."""
     user = user_id if user_id is not None else sa.bindparam("user_id")
     shop = sa.select(User.shop_id).where(User.id == user).scalar_subquery()
-    return sa.exists().where(SupplierActive.shop_id == shop).label("supplier_lists")
+    return _epoch_if_listed(shop).label("supplier_lists")
 
 
-def listed_in(row: sa.Row | None) -> bool:
-    """Whether the shop has a supplier list in use, as a row read it with `lists_column`."""
-    return row is not None and bool(row.supplier_lists)
+def listed_in(row: sa.Row | None) -> Lists:
+    """The shop's supplier lists as a row read them with `lists_column`."""
+    epoch = row.supplier_lists if row is not None else None
+    return Lists(in_use=epoch is not None, epoch=epoch or None)
 
 
-def _has_lists(shop_id: uuid.UUID) -> bool:
-    query = sa.select(SupplierActive.supplier_id).where(SupplierActive.shop_id == shop_id).limit(1)
-    return db.session.execute(query).first() is not None
+def _epoch_if_listed(shop: Any) -> sa.ColumnElement[Any]:
+    listed = sa.exists().where(SupplierActive.shop_id == shop)
+    return sa.case((listed, sa.func.coalesce(offer_cache.epoch_column(), 0)), else_=sa.null())
+
+
+def _lists_of(shop_id: uuid.UUID) -> Lists:
+    return listed_in(db.session.execute(_LISTS_OF_SHOP, {"shop_id": shop_id}).first())
+
+
+_LISTS_OF_SHOP = sa.select(_epoch_if_listed(sa.bindparam("shop_id", type_=sa.Uuid)).label("supplier_lists"))
 
 
 def _offers_of(key: str, edges: Iterable, lines: dict[str, list[LineView]], terms, pricing: _Pricing) -> tuple:
@@ -216,6 +306,10 @@ def _offer(view: LineView, number: str, via: str | None, terms: _Terms, pricing:
     )
 
 
+def _amount(value: Decimal | None) -> str | None:
+    return f"{value:.2f}" if value is not None else None
+
+
 def _less(amount: Decimal, discount: Decimal) -> Decimal:
     return (amount * (HUNDRED - discount) / HUNDRED).quantize(KURUS, ROUND_HALF_UP)
 
@@ -273,7 +367,7 @@ def _cutoff_time(text: str | None) -> time | None:
 
 
 def _pricing(shop_id: uuid.UUID, views: list[LineView], now: datetime | None) -> _Pricing:
-    now = (now or datetime.now(ISTANBUL)).astimezone(ISTANBUL)
+    now = (now or istanbul_now()).astimezone(ISTANBUL)
     foreign = any((view.currency or HOME_CURRENCY).upper() != HOME_CURRENCY for view in views)
     settings = settings_of(shop_id)
     return _Pricing(rates_on(now.date()) if foreign else {}, settings.with_kdv, Decimal(settings.kdv_rate), now)

@@ -75,42 +75,12 @@ def preview_shown(supplier: Supplier, record: SupplierImport, shown: reading.Pre
 
 
 def offer_view(offer: Offer) -> dict[str, Any]:
-    """An offer as the API and the pages read it (camelCase; amounts as decimal strings, days as ISO dates)."""
-    return {
-        "supplierId": offer.supplier_id,
-        "supplierName": offer.supplier_name,
-        "lineId": offer.line_id,
-        "number": offer.number,
-        "via": offer.via,
-        "match": offer.match,
-        "ownCode": offer.own_code,
-        "brand": offer.brand,
-        "name": offer.name,
-        "listPrice": _amount(offer.list_price),
-        "currency": offer.currency,
-        "discountPercent": str(offer.discount),
-        "net": _amount(offer.net),
-        "price": _amount(offer.shown),
-        "withKdv": offer.with_kdv,
-        "rate": str(offer.rate) if offer.rate is not None else None,
-        "rateDate": offer.rate_date.isoformat() if offer.rate_date else None,
-        "rateStale": offer.rate_stale,
-        "stock": offer.stock,
-        "stockText": offer.stock_text,
-        "inStock": offer.in_stock,
-        "delivery": offer.delivery,
-        "arrivesOn": offer.arrives_on.isoformat() if offer.arrives_on else None,
-        "cheapest": offer.cheapest,
-        "fastest": offer.fastest,
-    }
+    """An offer as the API and the pages read it (Offer.view)."""
+    return offer.view
 
 
 def offers_view(found: dict[str, tuple[Offer, ...]]) -> dict[str, list[dict[str, Any]]]:
     return {key: [offer_view(offer) for offer in offers] for key, offers in found.items()}
-
-
-def _amount(value: Decimal | None) -> str | None:
-    return f"{value:.2f}" if value is not None else None
 
 
 def rule_scope(rule: MarkupRule) -> str:
