@@ -173,7 +173,8 @@ def save_settings():
 
 
 def _settings_view(profile) -> dict:
-    return {"shopName": profile.shop_name, "phone": profile.phone, "kdvRate": str(profile.kdv_rate)}
+    rate = services.kdv_rate_of(profile.shop_id)
+    return {"shopName": profile.shop_name, "phone": profile.phone, "kdvRate": str(rate)}
 
 
 def _quote_answer(quote, status: int = 200):

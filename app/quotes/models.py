@@ -26,14 +26,14 @@ DEFAULT_KDV_RATE = Decimal("20.00")
 
 
 class QuoteProfile(db.Model):
-    """What a shop's quotes say of it (name, phone) and the KDV rate they apply."""
+    """What a shop's quotes say of it (name, phone). The KDV rate they apply is the shop's one rate, kept with its
+    offer settings (app.suppliers.models.OfferSettings)."""
 
     __tablename__ = "quote_profile"
 
     shop_id: Mapped[uuid.UUID] = mapped_column(sa.ForeignKey("shop.id", ondelete="CASCADE"), primary_key=True)
     shop_name: Mapped[str | None] = mapped_column(sa.String(120))
     phone: Mapped[str | None] = mapped_column(sa.String(40))
-    kdv_rate: Mapped[Decimal] = mapped_column(sa.Numeric(5, 2), default=DEFAULT_KDV_RATE)
 
 
 class Quote(db.Model):

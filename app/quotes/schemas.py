@@ -47,7 +47,9 @@ class QuoteEdit(ApiModel):
 class QuoteSettingsIn(ApiModel):
     shop_name: str | None = Field(default=None, max_length=120)
     phone: str | None = Field(default=None, max_length=40)
-    kdv_rate: Amount = Field(description="0 to 100 (percent).")
+    kdv_rate: Amount = Field(
+        description="0 to 100 (percent): the shop's one KDV rate, of its next quotes and its offers' prices."
+    )
 
 
 class QuoteSettings(ApiModel):

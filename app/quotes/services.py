@@ -28,7 +28,7 @@ from app.core.db import utcnow
 from app.core.errors import ApiError
 from app.extensions import db
 from app.quotes import amounts
-from app.quotes.models import DEFAULT_KDV_RATE, Quote, QuoteLine, QuoteProfile
+from app.quotes.models import Quote, QuoteLine, QuoteProfile
 from app.quotes.prices import shelf_price
 from app.shops import activity
 from app.shops import services as shops
@@ -156,7 +156,12 @@ def share_state(quote: Quote) -> str:
 
 def profile_of(shop_id: uuid.UUID) -> QuoteProfile:
     """The shop's quote settings (unsaved defaults when it has none)."""
-    return db.session.get(QuoteProfile, shop_id) or QuoteProfile(shop_id=shop_id, kdv_rate=DEFAULT_KDV_RATE)
+    return db.session.get(QuoteProfile, shop_id) or QuoteProfile(shop_id=shop_id)
+
+
+def kdv_rate_of(shop_id: uuid.UUID) -> Decimal:
+    """The shop's KDV rate: its next quotes' and its offers' (one setting, kept with the offer settings)."""
+    return Decimal(offers.settings_of(shop_id).kdv_rate)
 
 
 def shop_name(shop_id: uuid.UUID, profile: QuoteProfile) -> str:
@@ -188,7 +193,6 @@ def branch_details(quote: Quote) -> BranchDetails:
 def create_quote(user: User, vehicle_id: int | None = None, customer: str = "") -> Quote:
     """A new draft, for a vehicle the dealer may open (its title and VIN kept) or for none."""
     vehicle = catalog.open_vehicle(user, vehicle_id) if vehicle_id is not None else None
-    rate = profile_of(user.shop_id).kdv_rate
     quote = Quote(
         shop_id=user.shop_id,
         branch_id=user.branch_id,
@@ -198,7 +202,7 @@ def create_quote(user: User, vehicle_id: int | None = None, customer: str = "") 
         vehicle_title=(vehicle.title if vehicle else "")[:200],
         customer=customer or None,
         status="draft",
-        kdv_rate=DEFAULT_KDV_RATE if rate is None else rate,
+        kdv_rate=kdv_rate_of(user.shop_id),
     )
     db.session.add(quote)
     db.session.flush()
@@ -511,12 +515,13 @@ def token_hash(token: str) -> str:
 
 
 def save_profile(shop_id: uuid.UUID, data: dict[str, Any]) -> QuoteProfile:
-    """The shop's name, phone and KDV rate (0-100 %) on its next quotes."""
+    """The shop's name and phone on its quotes, and its KDV rate (0-100 %): its next quotes' and its offers'."""
     profile = db.session.get(QuoteProfile, shop_id) or QuoteProfile(shop_id=shop_id)
     profile.shop_name = amounts.text(data.get("shopName"), _("Shop name"), SHOP_NAME_MAX_LENGTH) or None
     profile.phone = amounts.text(data.get("phone"), _("Phone"), PHONE_MAX_LENGTH) or None
-    profile.kdv_rate = amounts.kdv_rate(data.get("kdvRate"))
+    rate = amounts.kdv_rate(data.get("kdvRate"))
     db.session.add(profile)
+    markup.save_settings(shop_id, {"kdvRate": rate})
     db.session.flush()
     return profile
 

@@ -161,15 +161,18 @@ def csv_export(quote_id: int) -> Response:
 def settings() -> Any:
     """The shop name and phone the customer sees, and the KDV rate of the next quotes."""
     profile = services.profile_of(current_user.shop_id)
+    rate = services.kdv_rate_of(current_user.shop_id)
     if request.method == "GET":
-        return render_template("quotes/settings.html", profile=profile, form=None, error=None, **PAGE_HELPERS)
+        return render_template(
+            "quotes/settings.html", profile=profile, kdv_rate=rate, form=None, error=None, **PAGE_HELPERS
+        )
     form = request.form
     data = {"shopName": form.get("shop_name"), "phone": form.get("phone"), "kdvRate": form.get("kdv_rate")}
     try:
         services.save_profile(current_user.shop_id, data)
     except ApiError as error:
         return render_template(
-            "quotes/settings.html", profile=profile, form=form, error=error.message, **PAGE_HELPERS
+            "quotes/settings.html", profile=profile, kdv_rate=rate, form=form, error=error.message, **PAGE_HELPERS
         ), error.status
     flash(_("Your quote settings are saved."), "success")
     return redirect(url_for(".settings"), code=303)

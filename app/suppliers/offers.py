@@ -39,7 +39,7 @@ from app.suppliers.lines import LineView, line_in_use, lines_for_keys
 from app.suppliers.models import OfferSettings, Supplier, SupplierActive, SupplierBrandDiscount
 
 HUNDRED = Decimal(100)
-DEFAULT_KDV_RATE = Decimal(20)
+DEFAULT_KDV_RATE = Decimal("20.00")
 
 
 @dataclass(frozen=True)

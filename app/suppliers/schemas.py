@@ -172,7 +172,9 @@ class MarkupRuleList(ApiModel):
 
 class OfferSettingsBody(ApiModel):
     with_kdv: bool | None = Field(None, description="Offers' prices shown with KDV (else net, as bought).")
-    kdv_rate: str | float | None = Field(None, description="The KDV rate, 0 to 100 (percent).")
+    kdv_rate: str | float | None = Field(
+        None, description="The shop's one KDV rate, 0 to 100 (percent): its offers' and its next quotes'."
+    )
 
 
 class OfferSettingsOut(ApiModel):

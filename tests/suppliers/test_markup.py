@@ -109,6 +109,18 @@ def test_offer_settings_are_read_and_changed(manager, shop):
     assert shop["clerk"].send("PUT", "/api/suppliers/offer-settings", {"withKdv": True}).status_code == 403
 
 
+def test_the_shop_has_one_kdv_rate_for_its_quotes_and_its_offers(manager):
+    quote_settings = {"shopName": "Yıldız Oto", "phone": "0212 555 00 00", "kdvRate": "10"}
+    assert manager.put("/api/quotes/settings", json=quote_settings, headers=SITE).status_code == 200
+    assert manager.get("/api/suppliers/offer-settings").get_json()["kdvRate"] == "10.00"
+
+    assert manager.put("/api/suppliers/offer-settings", json={"kdvRate": "18"}, headers=SITE).status_code == 200
+    assert manager.get("/api/quotes/settings").get_json()["kdvRate"] == "18.00"
+    assert manager.post("/api/quotes", json={}, headers=SITE).get_json()["kdvRate"] == "18.00"  # the next quote
+    page = manager.get("/teklifler/ayarlar").get_data(as_text=True)
+    assert 'name="kdv_rate" inputmode="decimal" required value="18"' in page
+
+
 def test_the_page_sets_and_removes_rules_and_saves_the_offer_settings(shop, manager):
     member = shop["manager"]
     supplier = create_supplier(manager)["id"]
