@@ -193,9 +193,7 @@ def list_suggestions(supplier_id: int):
 @documented(SuggestionOut, errors=(404, 409))
 def confirm_suggestion(supplier_id: int, suggestion_id: int):
     """Confirm a suggestion: the line answers to the known number (an offer there), list after list."""
-    supplier = services.get_supplier(current_user, supplier_id)
-    suggestion = suggestions.get_suggestion(supplier.id, suggestion_id)
-    return jsonify(suggestion_view(suggestions.decide(suggestion, current_user.id, "confirmed")))
+    return _decided(supplier_id, suggestion_id, "confirmed")
 
 
 @bp.post("/<int:supplier_id>/suggestions/<int:suggestion_id>/reject")
@@ -203,9 +201,14 @@ def confirm_suggestion(supplier_id: int, suggestion_id: int):
 @documented(SuggestionOut, errors=(404, 409))
 def reject_suggestion(supplier_id: int, suggestion_id: int):
     """Reject a suggestion: never asked again, never an offer."""
+    return _decided(supplier_id, suggestion_id, "rejected")
+
+
+def _decided(supplier_id: int, suggestion_id: int, status: str) -> Response:
+    """Decide the supplier's suggestion (`status`: confirmed or rejected); the suggestion as it is then."""
     supplier = services.get_supplier(current_user, supplier_id)
     suggestion = suggestions.get_suggestion(supplier.id, suggestion_id)
-    return jsonify(suggestion_view(suggestions.decide(suggestion, current_user.id, "rejected")))
+    return jsonify(suggestion_view(suggestions.decide(suggestion, current_user.id, status)))
 
 
 @bp.get("/markup-rules")

@@ -3,17 +3,17 @@ own tests): the rows, every number each answers to by its search key, and the li
 
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import Any
 
 import sqlalchemy as sa
 
-from app.core.text import fold_code
 from app.extensions import db
 from app.shelf.models import ShelfActive, ShelfImport, ShelfItem, ShelfNumber
+from tests.support.list_rows import ListTables, add_row
 
 # A row's fields and the kind of number each gives; aftermarket is a list of numbers.
 NUMBER_FIELDS = {"oem": "oem", "own": "own", "replaced_by": "successor"}
+TABLES = ListTables(ShelfItem, ShelfNumber, "item_id", NUMBER_FIELDS, {"aftermarket": "aftermarket"}, ("replaced_by",))
 
 
 def shelf_list(user, rows: list[dict[str, Any]], filename: str = "stok.csv", branch_id: int | None = None) -> int:
@@ -35,25 +35,7 @@ def shelf_list(user, rows: list[dict[str, Any]], filename: str = "stok.csv", bra
     db.session.add(imported)
     db.session.flush()
     for line, row in enumerate(rows, start=2):
-        item = ShelfItem(
-            import_id=imported.id,
-            line=line,
-            oem_code=row.get("oem"),
-            own_code=row.get("own"),
-            brand=row.get("brand"),
-            name=row.get("name"),
-            price=Decimal(str(row["price"])) if row.get("price") is not None else None,
-            currency=row.get("currency", "TRY"),
-            stock=row.get("stock"),
-            replaced_by=row.get("replaced_by"),
-        )
-        db.session.add(item)
-        db.session.flush()
-        numbers = {(kind, fold_code(row[field])) for field, kind in NUMBER_FIELDS.items() if row.get(field)}
-        numbers |= {("aftermarket", fold_code(number)) for number in row.get("aftermarket", [])}
-        db.session.add_all(
-            ShelfNumber(item_id=item.id, kind=kind, key=key, import_id=imported.id) for kind, key in numbers if key
-        )
+        add_row(TABLES, imported.id, line, row)
     db.session.execute(sa.delete(ShelfActive).where(ShelfActive.branch_id == branch_id))
     db.session.add(ShelfActive(branch_id=branch_id, shop_id=user.shop_id, import_id=imported.id))
     db.session.commit()

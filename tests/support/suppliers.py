@@ -8,12 +8,14 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from app.core.text import fold_code
 from app.extensions import db
 from app.suppliers.currency.models import CurrencyRate
 from app.suppliers.models import Supplier, SupplierActive, SupplierImport, SupplierLine, SupplierNumber
+from tests.support.list_rows import ListTables, add_row
 
-NUMBER_FIELDS = {"own": "own", "oem": "oem", "ean": "ean"}  # a line's fields and the kind of number each gives
+# A line's fields and the kind of number each gives; oe is a list of numbers.
+NUMBER_FIELDS = {"own": "own", "oem": "oem", "ean": "ean"}
+TABLES = ListTables(SupplierLine, SupplierNumber, "line_id", NUMBER_FIELDS, {"oe": "oe"}, ("stock_text",))
 
 
 def supplier_list(user, name: str, lines: list[dict[str, Any]], **terms: Any) -> tuple[int, dict[str, int]]:
@@ -29,25 +31,7 @@ def supplier_list(user, name: str, lines: list[dict[str, Any]], **terms: Any) ->
     db.session.flush()
     ids = {}
     for number, row in enumerate(lines, start=2):
-        line = SupplierLine(
-            import_id=imported.id,
-            line=number,
-            own_code=row.get("own"),
-            brand=row.get("brand"),
-            name=row.get("name"),
-            price=Decimal(str(row["price"])) if row.get("price") is not None else None,
-            currency=row.get("currency", "TRY"),
-            stock=row.get("stock"),
-            stock_text=row.get("stock_text"),
-            oem_code=row.get("oem"),
-        )
-        db.session.add(line)
-        db.session.flush()
-        keys = {(kind, fold_code(row[field])) for field, kind in NUMBER_FIELDS.items() if row.get(field)}
-        keys |= {("oe", fold_code(oe)) for oe in row.get("oe", [])}
-        db.session.add_all(
-            SupplierNumber(line_id=line.id, kind=kind, key=key, import_id=imported.id) for kind, key in keys
-        )
+        line = add_row(TABLES, imported.id, number, row)
         ids[row.get("own") or str(line.id)] = line.id
     db.session.add(SupplierActive(supplier_id=supplier.id, shop_id=user.shop_id, import_id=imported.id))
     db.session.commit()
