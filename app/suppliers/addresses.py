@@ -1,6 +1,8 @@
 """Where a supplier's list may be pulled from: an HTTP(S) URL, never one of our own network's addresses (SSRF: a
 private, loopback, link-local or reserved address) unless SUPPLIER_PULL_ALLOW_PRIVATE says so. The host's name is
-checked when it is saved (an address written out, `localhost`) and each of its resolved addresses when it is pulled."""
+checked when it is saved (an address written out, `localhost`) and each of its resolved addresses when it is pulled;
+the pull then connects to the very address it checked (`checked_address`, app.suppliers.pulls), so a name that
+resolves to a public address for the check and to a private one a moment later (DNS rebinding) gains nothing."""
 
 from __future__ import annotations
 
@@ -24,7 +26,7 @@ def _bad_url() -> ApiError:
     )
 
 
-def _private_refused() -> ApiError:
+def private_refused() -> ApiError:
     return ApiError("private_address", _("The list's address points into a private network: it cannot be pulled."), 400)
 
 
@@ -50,7 +52,7 @@ def checked_url(url: str) -> str:
     if port == 0 or any(char.isspace() for char in url):
         raise _bad_url()
     if not private_allowed() and _names_private(parts.hostname):
-        raise _private_refused()
+        raise private_refused()
     return url
 
 
@@ -63,6 +65,19 @@ def _names_private(host: str) -> bool:
         return False  # a name: its addresses are checked when it is pulled
 
 
+class PrivateAddressError(Exception):
+    """A host that resolved to a private address when the pull connected (not an OSError: nothing retries it)."""
+
+
+def checked_address(host: str, port: int) -> str:
+    """The address a pull connects to for `host`: resolved once, every address found checked (unless private ones are
+    allowed), the first one used."""
+    found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    if not private_allowed() and any(is_private(str(info[4][0])) for info in found):
+        raise PrivateAddressError(host)
+    return str(found[0][4][0])
+
+
 def check_resolved(url: str) -> None:
     """Before a pull: every address the URL's host resolves to is public (unless private ones are allowed)."""
     if private_allowed():
@@ -73,4 +88,4 @@ def check_resolved(url: str) -> None:
     except OSError:
         return  # the request fails on it and says so
     if any(is_private(str(info[4][0])) for info in found):
-        raise _private_refused()
+        raise private_refused()

@@ -13,7 +13,10 @@ from urllib.parse import urljoin
 import requests
 import sqlalchemy as sa
 from flask_babel import gettext as _
+from requests.adapters import HTTPAdapter
 from rq import Retry
+from urllib3.connection import HTTPConnection, HTTPSConnection
+from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 
 from app.core.after_commit import enqueue_after_commit
 from app.core.db import utcnow
@@ -118,6 +121,40 @@ def fetch(supplier: Supplier) -> tuple[str, bytes]:
     raise PullError(_("The list's address redirects too many times."))
 
 
+class _Pinned:
+    """A connection to the address `checked_address` resolved and checked (TLS still names and verifies the host)."""
+
+    def _new_conn(self):
+        self._dns_host = addresses.checked_address(self._dns_host, self.port)
+        return super()._new_conn()
+
+
+class _PinnedHTTPConnection(_Pinned, HTTPConnection):
+    pass
+
+
+class _PinnedHTTPSConnection(_Pinned, HTTPSConnection):
+    pass
+
+
+class _PinnedAdapter(HTTPAdapter):
+    def init_poolmanager(self, *args, **kwargs) -> None:
+        super().init_poolmanager(*args, **kwargs)
+        self.poolmanager.pool_classes_by_scheme = {
+            "http": type("PinnedHTTPPool", (HTTPConnectionPool,), {"ConnectionCls": _PinnedHTTPConnection}),
+            "https": type("PinnedHTTPSPool", (HTTPSConnectionPool,), {"ConnectionCls": _PinnedHTTPSConnection}),
+        }
+
+
+def _session() -> requests.Session:
+    """A session whose connections go to checked addresses only, never through a proxy of the environment's."""
+    session = requests.Session()
+    session.trust_env = False
+    for scheme in ("http://", "https://"):
+        session.mount(scheme, _PinnedAdapter())
+    return session
+
+
 def _get(url: str, headers: dict[str, str], auth: tuple[str, str] | None) -> requests.Response:
     try:
         addresses.checked_url(url)
@@ -125,7 +162,9 @@ def _get(url: str, headers: dict[str, str], auth: tuple[str, str] | None) -> req
     except ApiError as refusal:  # a private address, a redirect to one or to no URL
         raise PullError(refusal.message) from None
     try:
-        return requests.get(url, headers=headers, auth=auth, timeout=TIMEOUTS, stream=True, allow_redirects=False)
+        return _session().get(url, headers=headers, auth=auth, timeout=TIMEOUTS, stream=True, allow_redirects=False)
+    except addresses.PrivateAddressError:
+        raise PullError(addresses.private_refused().message) from None
     except requests.Timeout:
         raise PullError(_("The supplier's server did not answer in time."), transient=True) from None
     except requests.RequestException:

@@ -5,6 +5,7 @@ supplier once."""
 from __future__ import annotations
 
 import base64
+import socket
 
 from app.extensions import db, queues
 from app.suppliers import pulls
@@ -86,6 +87,30 @@ def test_a_pull_to_a_private_address_is_refused_when_not_allowed(app, manager, f
         assert pull_supplier_list(supplier["id"]) == "failed"
         db.session.expire_all()
         assert "özel ağ" in db.session.get(Supplier, supplier["id"]).last_pull_error
+
+
+def test_a_name_that_turns_private_after_the_check_is_not_connected_to(app, manager, feed, monkeypatch):
+    """DNS rebinding: the supplier's host name resolves to a public address when the pull checks it, then to the
+    machine itself; the pull connects to the address it checked, or to none."""
+    served, base = feed
+    port = base.rsplit(":", 1)[1]
+    supplier = create_supplier(manager, source="url", url=f"http://liste.tedarik.example:{port}/liste")
+    monkeypatch.setitem(app.config, "SUPPLIER_PULL_ALLOW_PRIVATE", False)
+    answers = iter(["93.184.216.34"])  # public once, then 127.0.0.1, where the feed listens
+
+    def rebinding(host, port, *args, **kwargs):
+        assert host == "liste.tedarik.example", host
+        address = next(answers, "127.0.0.1")
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (address, int(port)))]
+
+    monkeypatch.setattr(socket, "getaddrinfo", rebinding)
+    from app.suppliers.tasks import pull_supplier_list
+
+    with app.app_context():
+        assert pull_supplier_list(supplier["id"]) == "failed"
+        db.session.expire_all()
+        assert "özel ağ" in db.session.get(Supplier, supplier["id"]).last_pull_error
+    assert served.seen == []
 
 
 def test_the_sweep_queues_each_due_supplier_once(app, manager, feed):
