@@ -1,7 +1,7 @@
 """Where a supplier's list may be pulled from: an HTTP(S) URL, never one of our own network's addresses (SSRF: a
 private, loopback, link-local or reserved address) unless SUPPLIER_PULL_ALLOW_PRIVATE says so. The host's name is
 checked when it is saved (an address written out, `localhost`) and each of its resolved addresses when it is pulled;
-the pull then connects to the very address it checked (`checked_address`, app.suppliers.pulls), so a name that
+the pull then connects to the very address it checked (`checked_addresses`, app.suppliers.pulls), so a name that
 resolves to a public address for the check and to a private one a moment later (DNS rebinding) gains nothing."""
 
 from __future__ import annotations
@@ -69,13 +69,13 @@ class PrivateAddressError(Exception):
     """A host that resolved to a private address when the pull connected (not an OSError: nothing retries it)."""
 
 
-def checked_address(host: str, port: int) -> str:
-    """The address a pull connects to for `host`: resolved once, every address found checked (unless private ones are
-    allowed), the first one used."""
-    found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    if not private_allowed() and any(is_private(str(info[4][0])) for info in found):
+def checked_addresses(host: str, port: int) -> list[str]:
+    """The addresses a pull may connect to for `host`, in the resolver's order: resolved once, every one checked
+    (unless private ones are allowed)."""
+    found = list(dict.fromkeys(str(info[4][0]) for info in socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)))
+    if not private_allowed() and any(is_private(address) for address in found):
         raise PrivateAddressError(host)
-    return str(found[0][4][0])
+    return found
 
 
 def check_resolved(url: str) -> None:

@@ -17,6 +17,7 @@ from requests.adapters import HTTPAdapter
 from rq import Retry
 from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
+from urllib3.exceptions import ConnectTimeoutError, NewConnectionError
 
 from app.core.after_commit import enqueue_after_commit
 from app.core.db import utcnow
@@ -122,11 +123,19 @@ def fetch(supplier: Supplier) -> tuple[str, bytes]:
 
 
 class _Pinned:
-    """A connection to the address `checked_address` resolved and checked (TLS still names and verifies the host)."""
+    """A connection to an address `checked_addresses` resolved and checked, each tried in turn (TLS still names and
+    verifies the host)."""
 
     def _new_conn(self):
-        self._dns_host = addresses.checked_address(self._dns_host, self.port)
-        return super()._new_conn()
+        found = addresses.checked_addresses(self._dns_host, self.port)
+        for address in found:
+            self._dns_host = address
+            try:
+                return super()._new_conn()
+            except (NewConnectionError, ConnectTimeoutError):
+                if address == found[-1]:
+                    raise
+        raise NewConnectionError(self, "no address to connect to")
 
 
 class _PinnedHTTPConnection(_Pinned, HTTPConnection):

@@ -113,6 +113,26 @@ def test_a_name_that_turns_private_after_the_check_is_not_connected_to(app, mana
     assert served.seen == []
 
 
+def test_each_address_the_name_resolves_to_is_tried_in_turn(manager, feed, monkeypatch):
+    served, base = feed
+    port = base.rsplit(":", 1)[1]
+    supplier = create_supplier(manager, source="url", url=f"http://liste.tedarik.example:{port}/liste")
+    import_list(manager, supplier["id"], csv_bytes([HEADER, *ROWS]))
+    served.body = csv_bytes([HEADER, ROWS[0]])
+
+    def two_addresses(host, port, *args, **kwargs):
+        # Nothing listens on 127.0.0.2 (the feed is on 127.0.0.1): refused at once, then the next is tried.
+        return [
+            (socket.AF_INET, socket.SOCK_STREAM, 6, "", (address, int(port))) for address in ("127.0.0.2", "127.0.0.1")
+        ]
+
+    monkeypatch.setattr(socket, "getaddrinfo", two_addresses)
+    state = _pull(manager, supplier["id"])
+
+    assert state["lastPullError"] is None and len(served.seen) == 1
+    assert served.seen[0]["Host"] == f"liste.tedarik.example:{port}"
+
+
 def test_the_sweep_queues_each_due_supplier_once(app, manager, feed):
     _served, base = feed
     due = create_supplier(manager, source="url", url=f"{base}/liste", pullIntervalMinutes=15)
