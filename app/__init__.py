@@ -65,6 +65,7 @@ from app.orders import models as orders_models
 from app.quotes import models as quotes_models
 from app.referrals import models as referrals_models
 from app.shelf import models as shelf_models
+from app.shelf.equivalents_feed import init_branch_links
 from app.shops import models as shops_models
 from app.shops.keys import models as shop_keys_models
 from app.sources.cli import register_sources_commands
@@ -211,6 +212,7 @@ def _init_extensions(app: Flask) -> None:
     _init_compression(app)
     db.init_app(app)
     init_offer_epoch()  # every engine's writes to what offers are made of raise the offers' epoch
+    init_branch_links()  # a deleted branch's stock lists take their equivalent links with them
     with app.app_context():
         tune_sqlite(db.engine, app.config["SQLITE_BUSY_TIMEOUT_MS"])
     commit_per_request(app, db)

@@ -2,7 +2,8 @@
 shop (the OEM number, or the own code on a row without one, is the same part as the row's own code and each of its
 aftermarket numbers; the row's successor replaces it), and these links replace the ones the branch's previous list
 made. The rows are read in id ranges, each with one query for its aftermarket numbers, so a 300,000-row list is a few
-hundred statements, never one per row."""
+hundred statements, never one per row. A deleted branch takes its links with it, in the same transaction
+(`init_branch_links`)."""
 
 from __future__ import annotations
 
@@ -10,11 +11,14 @@ import uuid
 from collections.abc import Iterator
 
 import sqlalchemy as sa
+from sqlalchemy.orm import Session, UOWTransaction
 
 from app.equivalents.feeds import feed
+from app.equivalents.models import EquivalentLink
 from app.equivalents.services import NumberLink
 from app.extensions import db
 from app.shelf.models import ShelfItem, ShelfNumber
+from app.shops.models import Branch
 
 CHUNK_ROWS = 5000
 
@@ -33,6 +37,23 @@ def feed_equivalents(import_id: int, shop_id: uuid.UUID, branch_id: int) -> None
         detail=shelf_detail(branch_id),
         what=f"shelf import {import_id}",
     )
+
+
+def _drop_deleted_branches_links(session: Session, _context: UOWTransaction) -> None:
+    for row in session.deleted:
+        if isinstance(row, Branch):
+            made_by_branch = sa.delete(EquivalentLink).where(
+                EquivalentLink.shop_id == row.shop_id,
+                EquivalentLink.source == "shelf",
+                EquivalentLink.detail == shelf_detail(row.id),
+            )
+            session.connection().execute(made_by_branch)
+
+
+def init_branch_links() -> None:
+    """A branch deleted (its lists go by cascade) deletes the links its lists made (idempotent)."""
+    if not sa.event.contains(Session, "after_flush", _drop_deleted_branches_links):
+        sa.event.listen(Session, "after_flush", _drop_deleted_branches_links)
 
 
 def _links(import_id: int) -> Iterator[NumberLink]:

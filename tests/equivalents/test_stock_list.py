@@ -60,3 +60,17 @@ def test_the_same_list_imported_again_records_each_link_once(shop_a):
 
     # Two rows of three links each (own code, aftermarket numbers, successor); the third row has one number only.
     assert _links_stored() == first == 6
+
+
+def test_a_deleted_branch_takes_its_lists_links_with_it(shop_a):
+    owner, clerk = shop_a["owner"], shop_a["clerk"]
+    import_stock(owner)
+    listed_branch = owner.send("GET", "/api/shop/branches").get_json()["currentBranchId"]
+    other = owner.send("POST", "/api/shop/branches", {"name": "Kartal Şubesi"}).get_json()["id"]
+    assert keys_of(group(clerk, "1K0 129 620 D")) == {"kd1001", "c27009", "f026400007"}
+
+    deleted = owner.send("DELETE", f"/api/shop/branches/{listed_branch}?moveTo={other}")
+
+    assert deleted.status_code == 200, deleted.get_json()
+    assert group(clerk, "1K0 129 620 D")["equivalents"] == []
+    assert group(clerk, "06A115561C")["equivalents"] == []
