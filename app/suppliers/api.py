@@ -38,6 +38,8 @@ from app.suppliers.schemas import (
     OfferSettingsOut,
     OffersQuery,
     PullQueued,
+    SuggestionDecisions,
+    SuggestionDecisionsBody,
     SuggestionList,
     SuggestionOut,
     SupplierBody,
@@ -202,6 +204,17 @@ def confirm_suggestion(supplier_id: int, suggestion_id: int):
 def reject_suggestion(supplier_id: int, suggestion_id: int):
     """Reject a suggestion: never asked again, never an offer."""
     return _decided(supplier_id, suggestion_id, "rejected")
+
+
+@bp.post("/<int:supplier_id>/suggestions/decide")
+@shop_role("manager")
+@documented(SuggestionDecisions, body=SuggestionDecisionsBody, errors=(404,))
+def decide_suggestions(supplier_id: int):
+    """Confirm or reject many of the supplier's pending suggestions at once."""
+    body = json_body()
+    supplier = services.get_supplier(current_user, supplier_id)
+    ids, status = suggestions.checked_decisions(body.get("ids"), body.get("decision"))
+    return jsonify(decided=suggestions.decide_many(supplier.id, ids, current_user.id, status))
 
 
 def _decided(supplier_id: int, suggestion_id: int, status: str) -> Response:

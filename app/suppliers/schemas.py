@@ -211,3 +211,12 @@ class SuggestionOut(ApiModel):
 
 class SuggestionList(ApiModel):
     items: list[SuggestionOut]
+
+
+class SuggestionDecisionsBody(ApiModel):
+    ids: list[int] = Field(description="The suggestions to decide, 1 to 500 of them.")
+    decision: Literal["confirm", "reject"]
+
+
+class SuggestionDecisions(ApiModel):
+    decided: int = Field(description="How many were decided now (another supplier's or a decided one is passed over).")

@@ -223,6 +223,53 @@ def get_suggestion(supplier_id: int, suggestion_id: int) -> SupplierSuggestion:
     return suggestion
 
 
+MAX_DECIDED_AT_ONCE = 500
+DECISIONS = {"confirm": "confirmed", "reject": "rejected"}
+
+
+def checked_decisions(raw_ids: object, raw_decision: object) -> tuple[list[int], str]:
+    """The suggestion ids (1 to MAX_DECIDED_AT_ONCE of them, as numbers or digits) and the status a decision gives
+    them (`confirm` or `reject`); 400 otherwise."""
+    if raw_decision not in DECISIONS:
+        raise ApiError("invalid_decision", _("Choose to confirm or to reject the suggestions."), 400)
+    items = raw_ids if isinstance(raw_ids, list) else None
+    ids = [_id_of(item) for item in items] if items else []
+    if not ids or len(ids) > MAX_DECIDED_AT_ONCE or None in ids:
+        raise ApiError(
+            "invalid_suggestions",
+            _("Choose from 1 to %(max)d suggestions.", max=MAX_DECIDED_AT_ONCE),
+            400,
+        )
+    return sorted(set(ids)), DECISIONS[raw_decision]
+
+
+def _id_of(item: object) -> int | None:
+    if isinstance(item, str) and item.isascii() and item.isdigit() and len(item) <= 10:
+        item = int(item)
+    return item if type(item) is int and 0 < item <= ID_MAX else None
+
+
+def decide_many(supplier_id: int, ids: list[int], member_id: uuid.UUID, status: str) -> int:
+    """Decide the supplier's pending suggestions among `ids` at once (committed): how many were. Another supplier's,
+    unknown and already decided ones are passed over. Confirmed ones' lines answer to their numbers at once."""
+    decided = db.session.execute(
+        sa.update(SupplierSuggestion)
+        .where(
+            SupplierSuggestion.supplier_id == supplier_id,
+            SupplierSuggestion.id.in_(ids),
+            SupplierSuggestion.status == "pending",
+        )
+        .values(status=status, decided_by=member_id, decided_at=utcnow())
+        .execution_options(synchronize_session=False)
+    ).rowcount
+    if decided and status == "confirmed":
+        active = db.session.get(SupplierActive, supplier_id)
+        if active is not None:
+            apply_confirmed(active.import_id, supplier_id)
+    db.session.commit()
+    return decided
+
+
 def decide(suggestion: SupplierSuggestion, member_id: uuid.UUID, status: str) -> SupplierSuggestion:
     """Confirm or reject a pending suggestion (committed); a decided one cannot be decided again (409). A confirmed
     one's line in the list in use answers to the known number at once."""

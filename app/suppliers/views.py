@@ -11,6 +11,7 @@ from typing import Any
 from flask import Blueprint, Response, flash, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 from flask_login import current_user
 from werkzeug.exceptions import RequestEntityTooLarge
 
@@ -138,6 +139,25 @@ def confirm_suggestion(supplier_id: int, suggestion_id: int):
 @shop_role("manager")
 def reject_suggestion(supplier_id: int, suggestion_id: int):
     return _decide(supplier_id, suggestion_id, "rejected", _("Rejected: it will not be suggested again."))
+
+
+@bp.post("/<int:supplier_id>/oneriler/toplu")
+@shop_role("manager")
+def decide_suggestions(supplier_id: int):
+    """The ticked suggestions confirmed or rejected at once."""
+    found = services.get_supplier(current_user, supplier_id)
+    try:
+        ids, status = suggestions.checked_decisions(request.form.getlist("ids"), request.form.get("decision"))
+    except ApiError as error:
+        flash(error.message, "error")
+    else:
+        decided = suggestions.decide_many(found.id, ids, current_user.id, status)
+        if status == "confirmed":
+            done = ngettext("%(num)d suggestion confirmed.", "%(num)d suggestions confirmed.", decided)
+        else:
+            done = ngettext("%(num)d suggestion rejected.", "%(num)d suggestions rejected.", decided)
+        flash(done, "success")
+    return redirect(url_for(".suggestions_page", supplier_id=supplier_id), code=303)
 
 
 def _decide(supplier_id: int, suggestion_id: int, status: str, done: str) -> Response:

@@ -124,3 +124,77 @@ def test_the_managers_page_lists_a_suggestion_with_its_reason_and_confirms_it(ap
     assert confirmed.status_code == 303
     assert offered_codes(app, shop) == ["YK-77"]
     assert "YK-77" not in manager.get(f"/dukkan/tedarikciler/{supplier['id']}/oneriler").get_data(as_text=True)
+
+
+NEAR_TOO = ["YK-79", "Febi", "Hava filtresi", "910", "TL", "1", "VW 1K0 129 620 C", ""]  # the other side
+
+
+def decide_many(client, supplier_id: int, body):
+    return client.post(f"/api/suppliers/{supplier_id}/suggestions/decide", json=body, headers=SITE)
+
+
+def test_many_suggestions_are_confirmed_at_once_and_each_only_once(app, shop, manager, drawing):
+    supplier = create_supplier(manager)
+    import_list(manager, supplier["id"], csv_bytes([HEADER, NEAR, NEAR_TOO]))
+    ids = [item["id"] for item in suggestions_of(manager, supplier["id"]).get_json()["items"]]
+    assert len(ids) == 2
+
+    confirmed = decide_many(manager, supplier["id"], {"ids": [*ids, ids[0], 999999], "decision": "confirm"})
+    assert confirmed.status_code == 200, confirmed.get_json()
+    assert confirmed.get_json() == {"decided": 2}
+    assert sorted(offered_codes(app, shop)) == ["YK-77", "YK-79"]
+    assert decide_many(manager, supplier["id"], {"ids": ids, "decision": "reject"}).get_json() == {"decided": 0}
+    assert suggestions_of(manager, supplier["id"]).get_json()["items"] == []
+
+
+@pytest.mark.parametrize(
+    ("body", "code"),
+    [
+        ({"ids": [1], "decision": "maybe"}, "invalid_decision"),
+        ({"ids": [1]}, "invalid_decision"),
+        ({"ids": [], "decision": "confirm"}, "invalid_suggestions"),
+        ({"ids": "1,2", "decision": "confirm"}, "invalid_suggestions"),
+        ({"ids": [0], "decision": "reject"}, "invalid_suggestions"),
+        ({"ids": [True], "decision": "reject"}, "invalid_suggestions"),
+        ({"ids": [2**40], "decision": "reject"}, "invalid_suggestions"),
+        ({"ids": list(range(1, 502)), "decision": "reject"}, "invalid_suggestions"),
+    ],
+)
+def test_a_bad_decision_is_refused_in_turkish(manager, body, code):
+    supplier = create_supplier(manager)
+    refused = decide_many(manager, supplier["id"], body)
+    assert refused.status_code == 400 and refused.get_json()["error"]["code"] == code
+    assert "öneri" in refused.get_json()["error"]["message"].lower()
+
+
+def test_a_clerk_or_another_shop_cannot_decide_many(app, shop, manager, drawing):
+    supplier = create_supplier(manager)
+    import_list(manager, supplier["id"], csv_bytes([HEADER, NEAR]))
+    ids = [item["id"] for item in suggestions_of(manager, supplier["id"]).get_json()["items"]]
+    body = {"ids": ids, "decision": "confirm"}
+
+    assert decide_many(shop["clerk"].client, supplier["id"], body).status_code == 403
+    other = shop_members(app, "diger")["manager"].client
+    assert decide_many(other, supplier["id"], body).status_code == 404
+    elsewhere = create_supplier(other)
+    assert decide_many(other, elsewhere["id"], body).get_json() == {"decided": 0}  # not its supplier's
+    assert offered_codes(app, shop) == []
+
+
+def test_the_page_rejects_the_ticked_suggestions(app, shop, manager, drawing):
+    supplier = create_supplier(manager)
+    import_list(manager, supplier["id"], csv_bytes([HEADER, NEAR, NEAR_TOO]))
+    ids = [item["id"] for item in suggestions_of(manager, supplier["id"]).get_json()["items"]]
+    page = f"/dukkan/tedarikciler/{supplier['id']}/oneriler"
+    assert 'form="bulk-decisions"' in manager.get(page).get_data(as_text=True)
+
+    token = shop["manager"].form_token
+    nothing = manager.post(f"{page}/toplu", data={"csrf_token": token, "decision": "reject"}, follow_redirects=True)
+    assert "1 ile 500 arasında öneri seçin" in nothing.get_data(as_text=True)
+    done = manager.post(
+        f"{page}/toplu", data={"csrf_token": token, "decision": "reject", "ids": [str(i) for i in ids]},
+        follow_redirects=True,
+    )  # fmt: skip
+    assert "2 öneri reddedildi." in done.get_data(as_text=True)
+    assert suggestions_of(manager, supplier["id"]).get_json()["items"] == []
+    assert offered_codes(app, shop) == []
