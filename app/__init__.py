@@ -71,7 +71,7 @@ from app.shops.keys import models as shop_keys_models
 from app.sources.cli import register_sources_commands
 from app.suppliers import models as suppliers_models
 from app.suppliers.currency import models as currency_models
-from app.suppliers.offer_cache import init_offer_epoch
+from app.suppliers.offer_cache import init_offer_cache
 from app.translation import models as translation_models
 from app.vehicles import models as vehicles_models
 
@@ -211,7 +211,7 @@ def _init_compression(app: Flask) -> None:
 def _init_extensions(app: Flask) -> None:
     _init_compression(app)
     db.init_app(app)
-    init_offer_epoch()  # every engine's writes to what offers are made of raise the offers' epoch
+    init_offer_cache(app)  # offers kept per process; every write to what they are made of raises their epoch
     init_branch_links()  # a deleted branch's stock lists take their equivalent links with them
     with app.app_context():
         tune_sqlite(db.engine, app.config["SQLITE_BUSY_TIMEOUT_MS"])

@@ -299,6 +299,8 @@ def from_env(environ: os._Environ[str] | dict[str, str] | None = None) -> dict:
         "BROWSE_UPSTREAM_RETRIES": int(env.get("BROWSE_UPSTREAM_RETRIES", "1") or 0),
         # Megabytes of rendered fragments kept per process, as Python holds them (app.core.fragments); 0: no cache.
         "FRAGMENT_CACHE_MB": float(env.get("FRAGMENT_CACHE_MB", "64") or 0),
+        # Offers and numbers kept per process (app.suppliers.offer_cache; an offer about 2.3 kB); 0: none kept.
+        "OFFER_CACHE_SIZE": int(env.get("OFFER_CACHE_SIZE", "20000") or 0),
         "INTERNAL_API_TOKEN": env.get("INTERNAL_API_TOKEN", ""),
         "WTF_CSRF_TIME_LIMIT": None,
         # Object storage for schema pictures (app/storage); STORAGE_URL, above, is the public address.

@@ -28,9 +28,10 @@ from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
+from flask import Flask, current_app
 from sqlalchemy.orm import Session
 
-MAX_NUMBERS = 20_000  # kept (shop, number) entries per process, the least recently used going first
+EXTENSION = "offer_cache"
 EPOCH_TABLE = "offer_epoch"
 WATCHED = frozenset(
     {
@@ -58,10 +59,12 @@ class _Entry:
 
 class OfferCache:
     """(shop, folded number) -> the number's offers (an empty tuple: none), with the epoch and the moment they hold
-    to."""
+    to; at most `max_weight` offers and numbers together (OFFER_CACHE_SIZE: an offer with its view is about 2.3 kB),
+    the least recently used going first."""
 
-    def __init__(self, max_numbers: int = MAX_NUMBERS) -> None:
-        self.max_numbers = max_numbers
+    def __init__(self, max_weight: int) -> None:
+        self.max_weight = max_weight
+        self.weight = 0
         self._entries: OrderedDict[tuple[uuid.UUID, str], _Entry] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -79,13 +82,19 @@ class OfferCache:
     def keep(self, shop_id: uuid.UUID, offers: dict[str, tuple], epoch: int, good_until: datetime) -> None:
         with self._lock:
             for key, found in offers.items():
+                replaced = self._entries.pop((shop_id, key), None)
+                if replaced is not None:
+                    self.weight -= 1 + len(replaced.offers)
                 self._entries[(shop_id, key)] = _Entry(epoch, good_until, found)
-                self._entries.move_to_end((shop_id, key))
-            while len(self._entries) > self.max_numbers:
-                self._entries.popitem(last=False)
+                self.weight += 1 + len(found)
+            while self.weight > self.max_weight and self._entries:
+                _key, dropped = self._entries.popitem(last=False)
+                self.weight -= 1 + len(dropped.offers)
 
 
-CACHE = OfferCache()
+def cache() -> OfferCache | None:
+    """This app's cache of offers; None when OFFER_CACHE_SIZE is 0 (offers computed on every request)."""
+    return current_app.extensions.get(EXTENSION)
 
 
 def epoch_column() -> sa.ScalarSelect[Any]:
@@ -121,8 +130,12 @@ def _forget(conn, *_args) -> None:
     conn.info.pop(_TOUCHED, None)
 
 
-def init_offer_epoch() -> None:
-    """Watch every engine's writes (idempotent: the listeners are the Engine class's)."""
+def init_offer_cache(app: Flask) -> None:
+    """The app's cache of offers (OFFER_CACHE_SIZE; 0: none), and every engine's writes watched (idempotent: the
+    listeners are the Engine class's)."""
+    size = int(app.config.get("OFFER_CACHE_SIZE", 0))
+    if size > 0:
+        app.extensions[EXTENSION] = OfferCache(size)
     if sa.event.contains(sa.Engine, "after_cursor_execute", _on_statement):
         return
     sa.event.listen(sa.Engine, "after_cursor_execute", _on_statement)

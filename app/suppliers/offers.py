@@ -148,15 +148,16 @@ def offers_for_codes(
     listed = listed if listed is not None else _lists_of(shop_id)
     if not listed.in_use:
         return {}
-    if now is not None or listed.epoch is None or offer_cache.written_here(db.session()):
+    kept = offer_cache.cache()
+    if kept is None or now is not None or listed.epoch is None or offer_cache.written_here(db.session()):
         return _present(_computed(shop_id, keys, now))
     moment = istanbul_now()
-    found = offer_cache.CACHE.kept(shop_id, keys, listed.epoch, moment)
+    found = kept.kept(shop_id, keys, listed.epoch, moment)
     missing = keys - found.keys()
     if missing:
         computed = _computed(shop_id, missing, moment)
         fresh = {key: computed.offers.get(key, ()) for key in missing}
-        offer_cache.CACHE.keep(shop_id, fresh, listed.epoch, _good_until(computed.cutoffs, moment))
+        kept.keep(shop_id, fresh, listed.epoch, _good_until(computed.cutoffs, moment))
         found.update(fresh)
     return _present(found)
 

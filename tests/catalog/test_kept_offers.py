@@ -134,3 +134,14 @@ def test_two_shops_offering_the_same_number_each_see_their_own(
             assert {name for name, _own, _price in shown} == ({supplier} | ({"Ege"} if viewer is client else set()))
     page = shown_text(category_page(other, drawing))
     assert "Başka Tedarikçi" in page and "Anadolu" not in page and "Ege" not in page
+
+
+def test_without_a_cache_a_page_reads_its_offers_each_time(app, client, dealer, drawing, suppliers, monkeypatch):  # noqa: F811
+    monkeypatch.delitem(app.extensions, "offer_cache")  # OFFER_CACHE_SIZE=0
+    keep_session(client)
+    path = f"/api/vehicles/{drawing.vehicle_id}/categories/{drawing.leaf_id}"
+    client.get(path)
+    response, statements = statements_of(app, lambda: client.get(path))
+
+    assert response.get_json()["offers"]["byNumber"][KEY]
+    assert [sql for sql in statements if "supplier_line" in sql]
