@@ -20,6 +20,12 @@ def empty_database_url(tmp_path):
         yield url
 
 
+@pytest.fixture
+def empty_app(make_app, empty_database_url):
+    """An app on an empty database of its own, for a migration's test to upgrade step by step."""
+    return make_app(SQLALCHEMY_DATABASE_URI=empty_database_url)
+
+
 def _schema_diff() -> list:
     with warnings.catch_warnings():
         # SQLite cannot reflect expression indexes (the parts' nulls-equal unique index): PostgreSQL compares them.

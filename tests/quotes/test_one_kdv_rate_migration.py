@@ -12,7 +12,7 @@ from flask_migrate import downgrade, upgrade
 
 from app.accounts.services import create_user
 from app.extensions import db
-from tests.core.test_migrations import empty_database_url  # noqa: F401 - the fixture used here
+from tests.core.test_migrations import empty_app, empty_database_url  # noqa: F401 - the fixtures used here
 
 REVISION, BEFORE = "e42b5c0a0008", "e42b5c0a0007"
 PROFILE = sa.table(
@@ -29,12 +29,8 @@ def settings() -> dict:
 
 
 @pytest.mark.no_isolation
-def test_each_shops_quote_rate_becomes_its_one_rate_and_the_downgrade_gives_it_back(
-    make_app,
-    empty_database_url,  # noqa: F811
-):
-    app = make_app(SQLALCHEMY_DATABASE_URI=empty_database_url)
-    with app.app_context():
+def test_each_shops_quote_rate_becomes_its_one_rate_and_the_downgrade_gives_it_back(empty_app):  # noqa: F811
+    with empty_app.app_context():
         upgrade(revision=BEFORE)
         quotes_only, both, offers_only = (
             create_user(email=f"{name}@example.com", name=name, password="parola-1234").shop_id
