@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 # After Turkish lower-casing: the Turkish letters with their ASCII base, so a dealer typing on a keyboard without
 # them ("yag filtresi", "isik") finds "Yağ filtresi" and "IŞIK", and English catalog names ("OIL FILTER") are found
@@ -24,6 +25,7 @@ def fold(text: str) -> str:
 _NOT_ALNUM = re.compile(r"[^0-9a-z]+")
 
 
+@lru_cache(maxsize=65_536)  # an import folds each line's numbers and their pieces, which recur from line to line
 def fold_code(code: str) -> str:
     """A part number's search key: folded, letters and digits only ("34 11-6.860" → "34116860"); the catalog's OEM
     codes and the dealer's shelf list are matched by it, as a clerk types a number."""
