@@ -24,4 +24,9 @@ def copy_rows(connection: Connection, table: str, columns: Sequence[str], rows: 
 
 
 def _copy_value(value: Any) -> str:
-    return "\\N" if value is None else str(value).translate(_COPY_ESCAPES)
+    if value is None:
+        return "\\N"
+    text = value if type(value) is str else str(value)
+    if "\\" in text or "\t" in text or "\n" in text or "\r" in text:
+        return text.translate(_COPY_ESCAPES)
+    return text  # most values need no escape: translating each costs more than looking
