@@ -105,20 +105,23 @@ def _read_layout(data: bytes) -> tuple[Path, tuple[str, ...]]:
 
 
 def _text(element: ET.Element) -> str:
+    if not len(element):  # a plain cell: its text alone
+        return " ".join((element.text or "").split())
     return " ".join(" ".join(part.split()) for part in element.itertext() if part.strip())
 
 
 def _row_elements(data: bytes, row_path: Path) -> Iterator[ET.Element]:
     path: list[str] = []
     parents: list[ET.Element] = []
+    *row_parent, row_tag = row_path
     for event, element in _events(data):
         if event == "start":
             path.append(_tag(element))
             parents.append(element)
             continue
-        path.pop()
+        tag = path.pop()
         parents.pop()
-        if tuple([*path, _tag(element)]) == row_path:
+        if tag == row_tag and path == row_parent:
             yield element
             element.clear()
             if parents:
