@@ -84,15 +84,22 @@ def valid_gtin(text: str | None) -> str | None:
     a leading zero are the EAN-13 they stand for (a zero added or dropped), so that one product has one key."""
     if not text:
         return None
-    try:
-        number = gtin.validate(text)
-    except ValidationError:
-        return None
-    if len(number) not in _GTIN_LENGTHS:
+    number = _checked_gtin(text)
+    if number is None or len(number) not in _GTIN_LENGTHS:
         return None
     if len(number) == 12 or (len(number) == 14 and number.startswith("0")):
         return number.zfill(14)[1:]
     return number
+
+
+def _checked_gtin(text: str) -> str | None:
+    if text.isascii() and text.isdigit():  # nothing to compact: stdnum's cleaning is most of its time
+        valid = len(text) in _GTIN_LENGTHS and gtin.calc_check_digit(text[:-1]) == text[-1]
+        return text if valid else None
+    try:
+        return gtin.validate(text)
+    except ValidationError:
+        return None
 
 
 def stated_numbers(*, oe_text: str = "", oem_column: str = "") -> list[tuple[str, OeNumber]]:
