@@ -8,8 +8,10 @@ external fetch: "billion laughs" and XXE), expat reads the rest, and each row's 
 
 from __future__ import annotations
 
+import hashlib
 import io
 import re
+import threading
 import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Iterator
@@ -20,11 +22,14 @@ from app.core.errors import ApiError
 
 MAX_COLUMNS = 100
 MAX_DEPTH = 32
+KEPT_LAYOUTS = 8
 _DECLARATIONS = re.compile(rb"<!\s*(DOCTYPE|ENTITY)", re.IGNORECASE)
 _START = re.compile(rb"\s*(<\?xml|<[A-Za-z_])")
 _BOMS = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")
 
 Path = tuple[str, ...]
+_LAYOUTS: dict[bytes, tuple[Path, tuple[str, ...]]] = {}  # by the file's digest, the oldest dropped first
+_LAYOUTS_LOCK = threading.Lock()
 
 
 def _refusal(message: str) -> ApiError:
@@ -56,54 +61,67 @@ def _events(data: bytes) -> Iterator[tuple[str, ET.Element]]:
         raise _refusal(_("The XML file's characters could not be read: save it as UTF-8.")) from None
 
 
-def _row_path(data: bytes) -> Path:
-    """The path of the row element: the shallowest that repeats under one parent, else the root's first child."""
+def _layout(data: bytes) -> tuple[Path, list[str]]:
+    """The row element's path and its columns, read once per file (the preview and the job read a file again)."""
+    digest = hashlib.blake2b(data, digest_size=16).digest()
+    found = _LAYOUTS.get(digest)
+    if found is None:
+        found = _read_layout(data)
+        with _LAYOUTS_LOCK:
+            while len(_LAYOUTS) >= KEPT_LAYOUTS:
+                del _LAYOUTS[next(iter(_LAYOUTS))]
+            _LAYOUTS[digest] = found
+    return found[0], list(found[1])
+
+
+def _read_layout(data: bytes) -> tuple[Path, tuple[str, ...]]:
+    """In one pass: the path of the row element, the shallowest that repeats under one parent, else the root's first
+    child; and the child tag names of the elements at each path, in the order they first appear (at most
+    MAX_COLUMNS), those of the row element being the columns."""
     counts: Counter[Path] = Counter()
-    path: list[str] = []
+    children: dict[Path, dict[str, None]] = {}
+    paths: list[Path] = []
     first_child: Path | None = None
     for event, element in _events(data):
         if event == "start":
-            path.append(_tag(element))
-            if len(path) > MAX_DEPTH:
+            parent = paths[-1] if paths else ()
+            tag = _tag(element)
+            named = children.setdefault(parent, {})
+            if len(named) < MAX_COLUMNS:
+                named.setdefault(tag)
+            paths.append((*parent, tag))
+            if len(paths) > MAX_DEPTH:
                 raise _refusal(_("The XML file is nested too deeply."))
-            if len(path) == 2 and first_child is None:
-                first_child = tuple(path)
+            if len(paths) == 2 and first_child is None:
+                first_child = paths[-1]
         else:
-            counts[tuple(path)] += 1
-            path.pop()
+            counts[paths.pop()] += 1
             element.clear()
     repeated = [row for row, count in counts.items() if count > 1 and len(row) > 1]
     found = min(repeated, key=len, default=first_child)
     if found is None:
         raise ApiError("empty_file", _("The file has no rows."), 400)
-    return found
+    return found, tuple(children.get(found, {}))
 
 
 def _text(element: ET.Element) -> str:
+    if not len(element):  # a plain cell: its text alone
+        return " ".join((element.text or "").split())
     return " ".join(" ".join(part.split()) for part in element.itertext() if part.strip())
-
-
-def _columns(data: bytes, row_path: Path) -> list[str]:
-    """The child tag names of the rows, in the order they first appear (at most MAX_COLUMNS)."""
-    columns: dict[str, None] = {}
-    for element in _row_elements(data, row_path):
-        for child in element:
-            if len(columns) < MAX_COLUMNS:
-                columns.setdefault(_tag(child))
-    return list(columns)
 
 
 def _row_elements(data: bytes, row_path: Path) -> Iterator[ET.Element]:
     path: list[str] = []
     parents: list[ET.Element] = []
+    *row_parent, row_tag = row_path
     for event, element in _events(data):
         if event == "start":
             path.append(_tag(element))
             parents.append(element)
             continue
-        path.pop()
+        tag = path.pop()
         parents.pop()
-        if tuple([*path, _tag(element)]) == row_path:
+        if tag == row_tag and path == row_parent:
             yield element
             element.clear()
             if parents:
@@ -112,8 +130,7 @@ def _row_elements(data: bytes, row_path: Path) -> Iterator[ET.Element]:
 
 def rows(data: bytes) -> Iterator[list[str]]:
     """The header (the columns' tag names), then each row's cells as text."""
-    row_path = _row_path(data)
-    columns = _columns(data, row_path)
+    row_path, columns = _layout(data)
     yield list(columns)
     index = {name: position for position, name in enumerate(columns)}
     for element in _row_elements(data, row_path):

@@ -38,6 +38,7 @@ __all__ = [
     "Match",
     "OeNumber",
     "Suggestion",
+    "column_numbers",
     "exact_matches",
     "oe_numbers",
     "stated_numbers",
@@ -83,27 +84,40 @@ def valid_gtin(text: str | None) -> str | None:
     a leading zero are the EAN-13 they stand for (a zero added or dropped), so that one product has one key."""
     if not text:
         return None
-    try:
-        number = gtin.validate(text)
-    except ValidationError:
-        return None
-    if len(number) not in _GTIN_LENGTHS:
+    number = _checked_gtin(text)
+    if number is None or len(number) not in _GTIN_LENGTHS:
         return None
     if len(number) == 12 or (len(number) == 14 and number.startswith("0")):
         return number.zfill(14)[1:]
     return number
 
 
+def _checked_gtin(text: str) -> str | None:
+    if text.isascii() and text.isdigit():  # nothing to compact: stdnum's cleaning is most of its time
+        valid = len(text) in _GTIN_LENGTHS and gtin.calc_check_digit(text[:-1]) == text[-1]
+        return text if valid else None
+    try:
+        return gtin.validate(text)
+    except ValidationError:
+        return None
+
+
 def stated_numbers(*, oe_text: str = "", oem_column: str = "") -> list[tuple[str, OeNumber]]:
     """Each number the line states with where: its OEM column (whole, and each number in it) first, then its OE
     field."""
-    column = [(OEM_COLUMN, number) for number in oe_numbers(oem_column)]
+    column = [(OEM_COLUMN, number) for number in column_numbers(oem_column)]
+    return column + [(OE_FIELD, number) for number in oe_numbers(oe_text)]
+
+
+def column_numbers(oem_column: str) -> list[OeNumber]:
+    """The numbers an OEM column states: the column whole when it is one token, then each number read in it."""
+    column = oe_numbers(oem_column)
     # A column of one token is one number, even of a shape the OE reader does not take ("MD-050-227"); never more
     # than one token, as a note would be glued on ("1K0129620D (2)" is no 1K0129620D2).
     whole = oem_column.strip()
-    if _ONE_TOKEN.fullmatch(whole) and all(number.key != fold_code(whole) for _reason, number in column):
-        column.insert(0, (OEM_COLUMN, OeNumber(fold_code(whole), whole, None)))
-    return column + [(OE_FIELD, number) for number in oe_numbers(oe_text)]
+    if _ONE_TOKEN.fullmatch(whole) and all(number.key != fold_code(whole) for number in column):
+        column.insert(0, OeNumber(fold_code(whole), whole, None))
+    return column
 
 
 def exact_matches(

@@ -125,15 +125,19 @@ def _words_and_runs(text: str):
     each run of pieces between words and breaks."""
     parts = _SEGMENT_BREAKS.split(text)  # segments at even places, the breaks between them at odd ones
     for index in range(0, len(parts), 2):
-        tokens = [token.strip(_PIECE_TRIM) for token in parts[index].split()]
-        brands = [brand_of(token) for token in tokens]
         before, after = parts[index - 1] if index else "", parts[index + 1] if index + 1 < len(parts) else ""
-        if tokens and after.startswith(":") and not brands[-1] and fold_code(tokens[-1]).isalpha():
-            tokens.pop()  # a label ("L: 1045", "Ref:"), not an index of the number before it
-        if tokens and all(brands) and "(" in before and ")" in after:
-            yield from (("bracketed_brand", brand) for brand in dict.fromkeys(brands))
-        else:
-            yield from _tokens_read(tokens)
+        yield from _segment_read(parts[index], after.startswith(":"), "(" in before and ")" in after)
+
+
+@lru_cache(maxsize=65_536)  # feeds repeat their segments ("SEAT 04L 196 512 C") across different fields
+def _segment_read(segment: str, labelled: bool, in_brackets: bool) -> tuple[tuple[str, object], ...]:
+    tokens = [token.strip(_PIECE_TRIM) for token in segment.split()]
+    brands = [brand_of(token) for token in tokens]
+    if tokens and labelled and not brands[-1] and fold_code(tokens[-1]).isalpha():
+        tokens.pop()  # a label ("L: 1045", "Ref:"), not an index of the number before it
+    if tokens and all(brands) and in_brackets:
+        return tuple(("bracketed_brand", brand) for brand in dict.fromkeys(brands))
+    return tuple(_tokens_read(tokens))
 
 
 def _tokens_read(tokens: list[str]):
@@ -163,9 +167,10 @@ def _is_piece(token: str, key: str, dashed_number: bool) -> bool:
     return not key.isalpha() or ((len(key) <= 3 or dashed_number) and key not in _NOT_PIECES)
 
 
-def _numbers_of_run(pieces: tuple[str, ...], family: str | None) -> list[str]:
+@lru_cache(maxsize=65_536)  # the same numbers recur in many fields, with other notes and brands around them
+def _numbers_of_run(pieces: tuple[str, ...], family: str | None) -> tuple[str, ...]:
     """Cut a run of pieces into numbers: the cut whose numbers cover the most pieces, then the fewest numbers."""
-    return _best_cut(pieces, family)[1]
+    return tuple(_best_cut(pieces, family)[1])
 
 
 def _best_cut(pieces: tuple[str, ...], family: str | None) -> tuple[int, list[str]]:

@@ -25,7 +25,7 @@ from app.core.db import insert_for, utcnow
 from app.core.errors import ApiError
 from app.core.text import fold_code
 from app.extensions import db
-from app.suppliers.matching import SUGGESTION_MIN_LENGTH, stated_numbers, suggestions
+from app.suppliers.matching import SUGGESTION_MIN_LENGTH, column_numbers, stated_numbers, suggestions
 from app.suppliers.models import (
     SupplierActive,
     SupplierLine,
@@ -88,9 +88,10 @@ def apply_confirmed(import_id: int, supplier_id: int) -> None:
 
 def _suggest(import_id: int, shop_id: uuid.UUID, supplier_id: int, *, deadline: float) -> int:
     count, after = 0, 0
+    confirmed = _confirmed_line_keys(supplier_id)
     while count < MAX_SUGGESTIONS and time.monotonic() < deadline and (chunk := _lines(import_id, after)):
         after = chunk[-1].id
-        found = _chunk_suggestions(chunk)
+        found = _chunk_suggestions(chunk, _stated_keys(import_id, chunk, confirmed))
         rows = [
             {
                 "shop_id": shop_id,
@@ -131,16 +132,41 @@ def _lines(import_id: int, after: int) -> list:
     return [line for line in db.session.execute(query) if fold_code(line.own_code)]
 
 
-def _chunk_suggestions(chunk: list) -> list:
+def _confirmed_line_keys(supplier_id: int) -> set[str]:
+    query = sa.select(SupplierSuggestion.line_key).where(
+        SupplierSuggestion.supplier_id == supplier_id, SupplierSuggestion.status == "confirmed"
+    )
+    return set(db.session.scalars(query))
+
+
+def _stated_keys(import_id: int, chunk: list, confirmed: set[str]) -> dict[int, list[str]]:
+    """Each line's numbers long enough to compare: its OEM column's, and its OE field's as the import stored them (its
+    "oe" numbers, read once already). A line a confirmed suggestion gave an "oe" number of its own (apply_confirmed)
+    has its field read again, so that the number it was given is not taken for one it states."""
+    stored = _oe_keys(import_id, chunk[0].id, chunk[-1].id)
+    stated = {}
+    for line in chunk:
+        if fold_code(line.own_code) in confirmed:
+            numbers = stated_numbers(oe_text=line.oe_text or "", oem_column=line.oem_code or "")
+            keys = [number.key for _reason, number in numbers]
+        else:
+            keys = [number.key for number in column_numbers(line.oem_code or "")] + stored.get(line.id, [])
+        stated[line.id] = [key for key in keys if len(key) >= SUGGESTION_MIN_LENGTH]
+    return stated
+
+
+def _oe_keys(import_id: int, first: int, last: int) -> dict[int, list[str]]:
+    query = sa.select(SupplierNumber.line_id, SupplierNumber.key).where(
+        SupplierNumber.import_id == import_id, SupplierNumber.kind == "oe", SupplierNumber.line_id.between(first, last)
+    )
+    keys: dict[int, list[str]] = {}
+    for line_id, key in db.session.execute(query):
+        keys.setdefault(line_id, []).append(key)
+    return keys
+
+
+def _chunk_suggestions(chunk: list, stated: dict[int, list[str]]) -> list:
     """Each line's suggestions: its numbers that are no known code against the known codes sharing their start."""
-    stated = {
-        line.id: [
-            number.key
-            for _reason, number in stated_numbers(oe_text=line.oe_text or "", oem_column=line.oem_code or "")
-            if len(number.key) >= SUGGESTION_MIN_LENGTH
-        ]
-        for line in chunk
-    }
     keys = {key for numbers in stated.values() for key in numbers}
     known = _known(keys)
     prefixes = {_prefix(key) for key in keys - known}
