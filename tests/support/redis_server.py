@@ -7,6 +7,7 @@ data, `start()` brings it back on the same port, loading whatever was saved.
 from __future__ import annotations
 
 import contextlib
+import random
 import shutil
 import signal
 import socket
@@ -21,10 +22,32 @@ REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
 START_TIMEOUT_SECONDS = 10
 
 
+LOWEST_PORT = 10_000
+EPHEMERAL_RANGE = Path("/proc/sys/net/ipv4/ip_local_port_range")
+
+
 def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+    """A free loopback port below the kernel's ephemeral range. The port is released before its server binds it; a
+    port the kernel hands out for a bind to port 0 (a launched product's own sandboxes, another suite's servers) is
+    never one of these, so it cannot be taken meanwhile."""
+    below = _ephemeral_start()
+    for _attempt in range(200):
+        port = random.randrange(LOWEST_PORT, below)
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+        return port
+    raise RuntimeError(f"no free loopback port from {LOWEST_PORT} to {below}")
+
+
+def _ephemeral_start() -> int:
+    try:
+        start = int(EPHEMERAL_RANGE.read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        start = 32_768  # Linux's default
+    return max(start, LOWEST_PORT + 1_000)
 
 
 def require_redis_server() -> None:
