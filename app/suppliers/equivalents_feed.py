@@ -14,7 +14,8 @@ import sqlalchemy as sa
 from app.equivalents.feeds import feed
 from app.equivalents.services import NumberLink
 from app.extensions import db
-from app.suppliers.models import SupplierLine, SupplierNumber
+from app.suppliers.lines import numbers_of_lines
+from app.suppliers.models import SupplierLine
 
 CHUNK_LINES = 5000
 LINKED_KINDS = ("oem", "oe", "ean")
@@ -39,7 +40,7 @@ def feed_equivalents(import_id: int, shop_id: uuid.UUID, supplier_id: int) -> No
 def _links(import_id: int) -> Iterator[NumberLink]:
     after = 0
     while chunk := _lines(import_id, after):
-        numbers = _numbers(import_id, chunk[0].id, chunk[-1].id)
+        numbers = numbers_of_lines(import_id, chunk[0].id, chunk[-1].id, LINKED_KINDS)
         for line in chunk:
             yield from _line_links(line, numbers.get(line.id, []))
         after = chunk[-1].id
@@ -53,23 +54,6 @@ def _lines(import_id: int, after: int) -> list:
         .limit(CHUNK_LINES)
     )
     return list(db.session.execute(query))
-
-
-def _numbers(import_id: int, first: int, last: int) -> dict[int, list[str]]:
-    """Each line's OEM, OE and EAN numbers (keys; the OEM column's first), in one query for the range."""
-    query = (
-        sa.select(SupplierNumber.line_id, SupplierNumber.key)
-        .where(
-            SupplierNumber.import_id == import_id,
-            SupplierNumber.kind.in_(LINKED_KINDS),
-            SupplierNumber.line_id.between(first, last),
-        )
-        .order_by(SupplierNumber.line_id, SupplierNumber.kind != "oem", SupplierNumber.key)
-    )
-    numbers: dict[int, list[str]] = {}
-    for line_id, key in db.session.execute(query):
-        numbers.setdefault(line_id, []).append(key)
-    return numbers
 
 
 def _line_links(line, numbers: list[str]) -> Iterator[NumberLink]:

@@ -55,6 +55,24 @@ def line_in_use(shop_id: uuid.UUID, line_id: int) -> LineView | None:
     return _view(row)[1] if row is not None else None
 
 
+def numbers_of_lines(import_id: int, first: int, last: int, kinds: Iterable[str]) -> dict[int, list[str]]:
+    """Each line of the import between ids `first` and `last` with the keys of its numbers of `kinds`, as the import
+    stored them (the OEM column's first), in one query for the range."""
+    query = (
+        sa.select(SupplierNumber.line_id, SupplierNumber.key)
+        .where(
+            SupplierNumber.import_id == import_id,
+            SupplierNumber.kind.in_(tuple(kinds)),
+            SupplierNumber.line_id.between(first, last),
+        )
+        .order_by(SupplierNumber.line_id, SupplierNumber.kind != "oem", SupplierNumber.key)
+    )
+    numbers: dict[int, list[str]] = {}
+    for line_id, key in db.session.execute(query):
+        numbers.setdefault(line_id, []).append(key)
+    return numbers
+
+
 def _lines(shop_id: uuid.UUID, keys: list[str]) -> Iterable[tuple[str, LineView]]:
     query = _query(shop_id).where(SupplierNumber.key.in_(keys))
     query = query.order_by(SupplierNumber.key, SupplierLine.price.is_(None), SupplierLine.price, SupplierLine.id)

@@ -25,6 +25,7 @@ from app.core.db import insert_for, utcnow
 from app.core.errors import ApiError
 from app.core.text import fold_code
 from app.extensions import db
+from app.suppliers.lines import numbers_of_lines
 from app.suppliers.matching import SUGGESTION_MIN_LENGTH, column_numbers, stated_numbers, suggestions
 from app.suppliers.models import (
     SupplierActive,
@@ -143,7 +144,7 @@ def _stated_keys(import_id: int, chunk: list, confirmed: set[str]) -> dict[int, 
     """Each line's numbers long enough to compare: its OEM column's, and its OE field's as the import stored them (its
     "oe" numbers, read once already). A line a confirmed suggestion gave an "oe" number of its own (apply_confirmed)
     has its field read again, so that the number it was given is not taken for one it states."""
-    stored = _oe_keys(import_id, chunk[0].id, chunk[-1].id)
+    stored = numbers_of_lines(import_id, chunk[0].id, chunk[-1].id, ("oe",))
     stated = {}
     for line in chunk:
         if fold_code(line.own_code) in confirmed:
@@ -153,16 +154,6 @@ def _stated_keys(import_id: int, chunk: list, confirmed: set[str]) -> dict[int, 
             keys = [number.key for number in column_numbers(line.oem_code or "")] + stored.get(line.id, [])
         stated[line.id] = [key for key in keys if len(key) >= SUGGESTION_MIN_LENGTH]
     return stated
-
-
-def _oe_keys(import_id: int, first: int, last: int) -> dict[int, list[str]]:
-    query = sa.select(SupplierNumber.line_id, SupplierNumber.key).where(
-        SupplierNumber.import_id == import_id, SupplierNumber.kind == "oe", SupplierNumber.line_id.between(first, last)
-    )
-    keys: dict[int, list[str]] = {}
-    for line_id, key in db.session.execute(query):
-        keys.setdefault(line_id, []).append(key)
-    return keys
 
 
 def _chunk_suggestions(chunk: list, stated: dict[int, list[str]]) -> list:
