@@ -150,7 +150,7 @@ def offers_for_codes(
         return {}
     kept = offer_cache.cache()
     if kept is None or now is not None or listed.epoch is None or offer_cache.written_here(db.session()):
-        return _present(_computed(shop_id, keys, now))
+        return _present(_computed(shop_id, keys, now).offers)
     moment = istanbul_now()
     found = kept.kept(shop_id, keys, listed.epoch, moment)
     missing = keys - found.keys()
@@ -187,9 +187,9 @@ def _computed(shop_id: uuid.UUID, keys: set[str], now: datetime | None) -> _Comp
     return _Computed(offers, cutoffs)
 
 
-def _present(found: dict[str, tuple[Offer, ...]] | _Computed) -> dict[str, tuple[Offer, ...]]:
-    offers = found.offers if isinstance(found, _Computed) else found
-    return {key: one for key, one in offers.items() if one}
+def _present(found: dict[str, tuple[Offer, ...]]) -> dict[str, tuple[Offer, ...]]:
+    """The numbers that have offers."""
+    return {key: offers for key, offers in found.items() if offers}
 
 
 def _good_until(cutoffs: Iterable[time], now: datetime) -> datetime:
